@@ -1,0 +1,86 @@
+import express, { type RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Db } from './store/db.js';
+import { Sealer } from './store/secrets.js';
+import type { Clock } from './domain/clock.js';
+import { Limiter } from './domain/limiter.js';
+import { loadContract, type Contract } from './contract.js';
+import { defaultConfig, type ServerConfig } from './config.js';
+import { ApiError } from './domain/errors.js';
+import { context } from './http/context.js';
+import { matchOperation } from './http/operation.js';
+import { authenticate } from './http/auth.js';
+import { readJsonBody } from './http/body.js';
+import { perMinuteLimits } from './http/rate-limits.js';
+import { errorHandler } from './http/errors.js';
+import { requestLog, jsonLog, type Log } from './http/logging.js';
+import type { Handlers, Services } from './http/handlers.js';
+import { tokenHandlers } from './http/tokens.js';
+import { recipeHandlers } from './http/recipes.js';
+import { signupHandlers } from './http/signup.js';
+import { linkHandlers } from './http/links.js';
+import { fixturesRouter } from './http/fixtures/index.js';
+import { docsRoute } from './http/docs.js';
+
+export interface AppOptions {
+  db: Db;
+  clock: Clock;
+  config?: Partial<ServerConfig>;
+  /** 32-byte master key; tests pass a random one. */
+  masterKey: Buffer;
+  contract?: Contract;
+  log?: Log;
+}
+
+const handlers: Handlers = { ...tokenHandlers, ...recipeHandlers, ...signupHandlers, ...linkHandlers };
+
+/**
+ * The reference server. Order matters: the operation is matched once; the validator's response
+ * hook is installed before anything can answer, so errors are checked against the document too;
+ * then authentication, per-minute limits, the capped body, request validation, the handler, and
+ * one error handler that speaks the specification's `{code, error}`.
+ */
+export function createApp(options: AppOptions) {
+  const config: ServerConfig = { ...defaultConfig, ...options.config };
+  const contract = options.contract ?? loadContract();
+  const log = options.log ?? jsonLog;
+  const sealer = new Sealer(options.masterKey);
+  const limiter = new Limiter(options.db, options.clock, contract, { overrides: config.limitOverrides });
+  const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config };
+
+  const validator = OpenApiValidator.middleware({
+    apiSpec: structuredClone(contract.doc) as never,
+    validateRequests: { allErrors: true },
+    validateResponses: config.validateResponses ? { allErrors: true } : false,
+    validateSecurity: false,
+    validateApiSpec: false,
+    ignoreUndocumented: true,
+  }) as unknown as RequestHandler[];
+  const stage = (name: string) => validator.filter((mw) => mw.name === name);
+  const [init, metadata, requests, responses] = ['', 'metadataMiddleware', 'requestMiddleware', 'responseMiddleware'].map((n, i) =>
+    i === 0 ? [validator[0]!] : stage(n),
+  );
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestLog(log));
+  app.get(['/docs', '/docs/'], docsRoute());
+  if (config.adminToken) app.use('/_fixtures', fixturesRouter(services, config.adminToken));
+  app.use(matchOperation(contract));
+  app.use(init!, ...metadata!, ...responses!);
+  app.use(authenticate(options.db));
+  app.use(perMinuteLimits(limiter));
+  app.use(readJsonBody());
+  app.use(...requests!);
+  app.use(async (req, res, next) => {
+    const op = context(req).operation!;
+    const handler = handlers[op.operationId];
+    if (!handler) throw new ApiError(501, 'not_implemented', `${op.operationId} is not implemented by this server.`);
+    await handler(req, res, services);
+    if (!res.headersSent) next(new Error(`${op.operationId} sent no response`));
+  });
+  app.use(errorHandler(contract, log));
+  return app;
+}

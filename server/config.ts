@@ -1,0 +1,28 @@
+/** Settings of one server instance. main.ts reads them from the environment; tests pass them directly. */
+export interface ServerConfig {
+  /** Validate every response against the document (on by default; off only for production use). */
+  validateResponses: boolean;
+  /** Enables the fixture surface under /_fixtures when set; requests must send it as a Bearer token. */
+  adminToken?: string;
+  /** Deployment settings: limit id (from the document's x-limits) → value replacing the default. */
+  limitOverrides: Record<string, number>;
+}
+
+export const defaultConfig: ServerConfig = {
+  validateResponses: true,
+  limitOverrides: {},
+};
+
+/** Parses VAULT_LIMITS, e.g. `credential-changes-per-account=40,catalog-per-key=100000`. */
+export function parseLimitOverrides(value: string | undefined, known: Set<string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!value) return out;
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [id, raw] = part.split('=');
+    const n = Number(raw);
+    if (!id || !known.has(id)) throw new Error(`VAULT_LIMITS: unknown limit "${id}" (known: ${[...known].join(', ')})`);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`VAULT_LIMITS: ${id} needs a whole number, got "${raw}"`);
+    out[id] = n;
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import type { Db } from '../store/db.js';
+import { accountTokens } from '../store/tokens.js';
+import { extraSitesByLogin, listLogins, type LoginRow } from '../store/logins.js';
+import { allowSitesByCard, listCards } from '../store/cards.js';
+import { identityPresence, listAddresses } from '../store/profile.js';
+import { keyLoginIds } from '../store/keys.js';
+import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
+import { parsePage, registrableDomain, type PageSite } from './sites.js';
+
+export interface CatalogKey {
+  id: string;
+  account_id: string;
+  scoped: number;
+}
+
+export interface LoginEntry {
+  label: string;
+  website: string;
+  extraWebsites: string[];
+  hasEmail: boolean;
+  hasUsername?: true;
+  hasTotp: boolean;
+  tokens: Record<string, string>;
+}
+
+type Tokens = Map<string, Record<string, string>>;
+
+/** The login entry of section 2.1; the signup endpoints return the same entry. */
+export function loginEntry(login: LoginRow, extraSites: string[], tokens: Record<string, string>): LoginEntry {
+  const entry: LoginEntry = {
+    label: login.label,
+    website: login.website ?? '',
+    extraWebsites: extraSites,
+    hasEmail: login.has_email === 1,
+    hasTotp: login.has_totp === 1,
+    tokens: {},
+  };
+  if (login.has_username === 1) entry.hasUsername = true;
+  for (const field of ['password', 'email', 'username', 'totp']) {
+    if (tokens[field] !== undefined && (field !== 'totp' || entry.hasTotp)) entry.tokens[field] = tokens[field]!;
+  }
+  return entry;
+}
+
+/** The logins a key may see: all of the account's, or a scoped key's own list. */
+export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
+  const all = listLogins(db, key.account_id);
+  if (key.scoped !== 1) return all;
+  const allowed = new Set(keyLoginIds(db, key.id));
+  return all.filter((l) => allowed.has(l.id));
+}
+
+function loginDomains(login: LoginRow, extra: string[]): Set<string> {
+  const domains = new Set<string>();
+  for (const site of [login.website, ...extra]) {
+    const d = site ? registrableDomain(site) : null;
+    if (d) domains.add(d);
+  }
+  return domains;
+}
+
+/**
+ * GET /v1/tokens (section 4.1). With a page (`url` or `host`): cards and logins registered for the
+ * page's registrable domain, `anySite` cards after them, and `relatedLogins`: the other logins in
+ * scope whose site name (the registrable domain without its public suffix) is the page's.
+ */
+export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) {
+  const accountId = key.account_id;
+  const tokens: Tokens = accountTokens(db, accountId);
+  const site: PageSite | null | undefined = page === undefined ? undefined : parsePage(page);
+
+  const allowByCard = allowSitesByCard(db, accountId);
+  const cardEntry = (id: string, anySite: boolean) => ({ anySite, tokens: { ...tokens.get(id) } });
+  const cards = listCards(db, accountId);
+  let cardEntries;
+  if (page === undefined) {
+    cardEntries = cards.map((c) => cardEntry(c.id, c.any_site === 1));
+  } else {
+    const forPage = site
+      ? cards.filter((c) => c.any_site !== 1 && (allowByCard.get(c.id) ?? []).some((s) => registrableDomain(s) === site.domain))
+      : [];
+    cardEntries = [...forPage.map((c) => cardEntry(c.id, false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c.id, true))];
+  }
+
+  const extra = extraSitesByLogin(db, accountId);
+  const logins = loginsInScope(db, key);
+  const entry = (l: LoginRow) => loginEntry(l, extra.get(l.id) ?? [], tokens.get(l.id) ?? {});
+  let loginEntries: LoginEntry[];
+  let relatedLogins: LoginEntry[] | undefined;
+  if (page === undefined) {
+    loginEntries = logins.map(entry);
+  } else if (!site) {
+    loginEntries = [];
+    relatedLogins = [];
+  } else {
+    const registered = logins.filter((l) => loginDomains(l, extra.get(l.id) ?? []).has(site.domain));
+    const registeredIds = new Set(registered.map((l) => l.id));
+    loginEntries = registered.map(entry);
+    relatedLogins = logins
+      .filter((l) => !registeredIds.has(l.id) && l.website && parsePage(l.website)?.siteName === site.siteName)
+      .map(entry);
+  }
+
+  const presence = identityPresence(db, accountId);
+  const identityTokens = tokens.get(accountId) ?? {};
+  const missing: string[] = [];
+  for (const field of IDENTITY_FIELDS) {
+    if (presence.get(field) !== true) missing.push(...tokenFieldsOfIdentityField(field));
+  }
+  const identity = {
+    tokens: Object.fromEntries(
+      [...IDENTITY_FIELDS.filter((f) => f !== 'phone'), ...PHONE_TOKENS]
+        .filter((f) => identityTokens[f] !== undefined)
+        .map((f) => [f, identityTokens[f]!]),
+    ),
+    missing,
+  };
+
+  const addresses = listAddresses(db, accountId).map((a) => ({ label: a.label, tokens: { ...tokens.get(a.id) } }));
+
+  return {
+    cards: cardEntries,
+    logins: loginEntries,
+    ...(relatedLogins !== undefined ? { relatedLogins } : {}),
+    identity,
+    addresses,
+  };
+}

@@ -1,0 +1,118 @@
+import type { Db } from '../store/db.js';
+import * as counters from '../store/counters.js';
+import type { Contract, LimitDef, PlanName } from '../contract.js';
+import type { Clock } from './clock.js';
+import { ApiError } from './errors.js';
+
+/** One limit applied to one subject (a key id or an account id). */
+export interface LimitCheck {
+  limit: LimitDef;
+  subject: string;
+  plan: PlanName;
+}
+
+export interface LimitSettings {
+  /** Deployment settings: limit id → value that replaces the document's default. */
+  overrides: Record<string, number>;
+}
+
+const REFUSAL_MESSAGES: Record<string, string> = {
+  rate_limited: 'Rate limit reached; retry later.',
+  daily_limit: "The account's credential-change budget for this 24-hour window is spent.",
+};
+
+/**
+ * Rate limits and budgets of section 8. A request is counted against every limit that applies or
+ * against none: a refused request records nothing. All reads and writes of one consume() run in
+ * one immediate transaction, so concurrent requests and other processes on the same file serialise.
+ */
+export class Limiter {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly contract: Contract,
+    private readonly settings: LimitSettings,
+  ) {}
+
+  max(limit: LimitDef, plan: PlanName): number {
+    const override = this.settings.overrides[limit.id];
+    if (override !== undefined) return override;
+    if (limit.value !== undefined) return limit.value;
+    const planValue = limit.plan ? this.contract.plans[plan]?.[limit.plan] : undefined;
+    if (typeof planValue === 'number') return planValue;
+    if (planValue === null) return Number.POSITIVE_INFINITY;
+    throw new Error(`limit ${limit.id} has no value for plan ${plan}`);
+  }
+
+  /** Counts the request against every check, or throws the first refusal without counting anything. */
+  consume(checks: LimitCheck[]): void {
+    this.db.transaction(() => this.consumeInTransaction(checks)).immediate();
+  }
+
+  /** For callers that charge a budget inside their own write transaction. */
+  consumeInTransaction(checks: LimitCheck[], by = 1): void {
+    const now = this.clock.now();
+    const plans = checks.map((c) => this.plan(c, now));
+    for (const p of plans) {
+      if (p.used + by > p.max) throw this.refusal(p.check.limit, p.retryAt, now);
+    }
+    for (const p of plans) p.charge(by);
+  }
+
+  /** Whether `by` more would fit, without counting. */
+  fits(checks: LimitCheck[], by = 1): boolean {
+    const now = this.clock.now();
+    return checks.every((c) => {
+      const p = this.plan(c, now);
+      return p.used + by <= p.max;
+    });
+  }
+
+  private plan(check: LimitCheck, now: number) {
+    const { limit, subject } = check;
+    const max = this.max(limit, check.plan);
+    const window = limit.window;
+    if (!window) throw new Error(`limit ${limit.id} has no window`);
+    const span = window.seconds * 1000;
+    if (window.type === 'fixed') {
+      const start = Math.floor(now / span) * span;
+      return {
+        check,
+        max,
+        used: counters.windowCount(this.db, limit.id, subject, start),
+        retryAt: start + span,
+        charge: (by: number) => counters.addToWindow(this.db, limit.id, subject, start, by),
+      };
+    }
+    if (window.type === 'anchored') {
+      const latest = counters.latestWindowStart(this.db, limit.id, subject);
+      const live = latest !== undefined && now < latest + span;
+      const start = live ? latest! : now;
+      return {
+        check,
+        max,
+        used: live ? counters.windowCount(this.db, limit.id, subject, start) : 0,
+        retryAt: start + span,
+        charge: (by: number) => counters.addToWindow(this.db, limit.id, subject, start, by),
+      };
+    }
+    const since = now - span;
+    const oldest = counters.oldestEventSince(this.db, limit.id, subject, since);
+    return {
+      check,
+      max,
+      used: counters.eventsSince(this.db, limit.id, subject, since),
+      retryAt: (oldest ?? now) + span,
+      charge: (by: number) => {
+        for (let i = 0; i < by; i++) counters.addEvent(this.db, limit.id, subject, now);
+      },
+    };
+  }
+
+  private refusal(limit: LimitDef, retryAt: number, now: number): ApiError {
+    const code = limit.code ?? 'rate_limited';
+    const status = limit.status ?? 429;
+    const retryAfter = limit.retryAfter ? Math.max(1, Math.ceil((retryAt - now) / 1000)) : undefined;
+    return new ApiError(status, code, REFUSAL_MESSAGES[code] ?? 'Limit reached.', { retryAfter });
+  }
+}

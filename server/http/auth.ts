@@ -1,0 +1,29 @@
+import type { RequestHandler } from 'express';
+import type { Db } from '../store/db.js';
+import { findLiveKey } from '../store/keys.js';
+import { ApiError } from '../domain/errors.js';
+import { context } from './context.js';
+
+const BEARER = /^Bearer +(\S+) *$/;
+
+/**
+ * Section 5: Bearer keys on every secured operation, `Cache-Control: no-store` on every
+ * authenticated response (errors included), and the per-key signup permission.
+ */
+export function authenticate(db: Db): RequestHandler {
+  return (req, res, next) => {
+    const ctx = context(req);
+    const op = ctx.operation;
+    if (!op?.secured) return next();
+    res.setHeader('Cache-Control', 'no-store');
+    const match = BEARER.exec(req.get('authorization') ?? '');
+    if (!match) throw new ApiError(401, 'unauthorized', 'Send the API key as "Authorization: Bearer <API key>".');
+    const key = findLiveKey(db, match[1]!);
+    if (!key) throw new ApiError(401, 'invalid_api_key', 'The API key is unknown or has been revoked.');
+    ctx.key = key;
+    if (op.requiresSignupPermission && key.signup_enabled !== 1) {
+      throw new ApiError(403, 'signup_not_enabled', 'This API key does not have the signup permission; the account holder can grant it in the dashboard.');
+    }
+    next();
+  };
+}

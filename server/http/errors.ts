@@ -1,0 +1,60 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Contract } from '../contract.js';
+import { ApiError } from '../domain/errors.js';
+import { context } from './context.js';
+import { codeForProblems, type ValidatorProblem } from './validation-codes.js';
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: ValidatorProblem[];
+  headers?: Record<string, string>;
+}
+
+function isValidatorError(err: unknown): err is ValidatorError {
+  return typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && Array.isArray((err as ValidatorError).errors);
+}
+
+/**
+ * The one place an error becomes a response: always the specification's `{code, error}`, never a
+ * stack trace. Anything unexpected is a 500 whose details go to the log, not to the caller.
+ */
+export function errorHandler(contract: Contract, log: (line: Record<string, unknown>) => void): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const op = context(req).operation;
+    if (err instanceof ApiError) {
+      for (const [name, value] of Object.entries(err.extra.headers ?? {})) res.setHeader(name, value);
+      if (err.extra.retryAfter !== undefined) res.setHeader('Retry-After', String(err.extra.retryAfter));
+      return send(res, err.status, { code: err.code, error: err.message, ...(err.extra.errors ? { errors: err.extra.errors } : {}) });
+    }
+    if (isValidatorError(err) && err.status < 500) {
+      for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
+      if (err.status === 404 || !op) return send(res, 404, { code: 'not_found', error: `No endpoint at ${req.path}.` });
+      if (err.status === 405) return send(res, 405, { code: 'bad_request', error: err.message });
+      const problems = err.errors ?? [];
+      const code = codeForProblems(contract, op, problems);
+      const message = problems.map((p) => p.message).join('; ') || err.message;
+      const errors = code === 'invalid_recipe' ? problems.map((p) => ({ path: bodyPointer(p.path), message: p.message })) : undefined;
+      return send(res, 400, { code, error: message, ...(errors ? { errors } : {}) });
+    }
+    if (isBodyParserError(err)) {
+      return send(res, 400, { code: op?.validationErrorCode ?? 'bad_request', error: 'The request body is not valid JSON.' });
+    }
+    log({ level: 'error', msg: 'unexpected error', path: req.path, error: err instanceof Error ? err.message : String(err) });
+    return send(res, 500, { code: 'internal_error', error: 'Internal error.' });
+  };
+}
+
+function send(res: Response, status: number, body: Record<string, unknown>) {
+  if (res.headersSent) return res.end();
+  // Response validation is for what handlers return; an error body is built here from the document's codes.
+  res.status(status).type('application/json').end(JSON.stringify(body));
+}
+
+function bodyPointer(path: string | undefined): string {
+  return (path ?? '').replace(/^\/body/, '');
+}
+
+function isBodyParserError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { type?: string }).type === 'entity.parse.failed';
+}

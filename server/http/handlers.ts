@@ -1,0 +1,22 @@
+import type { Request, Response } from 'express';
+import type { Db } from '../store/db.js';
+import type { Sealer } from '../store/secrets.js';
+import type { Clock } from '../domain/clock.js';
+import type { Limiter } from '../domain/limiter.js';
+import type { Contract } from '../contract.js';
+import type { ServerConfig } from '../config.js';
+
+/** What every handler may use; handlers take validated input and call the domain. */
+export interface Services {
+  db: Db;
+  sealer: Sealer;
+  clock: Clock;
+  limiter: Limiter;
+  contract: Contract;
+  config: ServerConfig;
+}
+
+export type Handler = (req: Request, res: Response, services: Services) => void | Promise<void>;
+
+/** operationId → handler: the operationId joins the document, the handler and the client call. */
+export type Handlers = Record<string, Handler>;

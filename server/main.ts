@@ -1,0 +1,115 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { openDb, SchemaTooNewError, type Db } from './store/db.js';
+import { Sealer, verifyMasterKey, WrongMasterKeyError } from './store/secrets.js';
+import { ManualClock, realClock, type Clock } from './domain/clock.js';
+import { loadContract } from './contract.js';
+import { parseLimitOverrides } from './config.js';
+import { loadMasterKey } from './master-key.js';
+import { createApp } from './app.js';
+import { seedDemo, type DemoAccount } from './demo.js';
+
+/** Reads settings, opens the store, listens. Every start-up failure is one line and a non-zero exit. */
+
+interface LocalConfig extends DemoAccount {
+  baseUrl: string;
+  docsUrl: string;
+  adminToken: string;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`credential-vault: ${message}\n`);
+  process.exit(1);
+}
+
+const env = process.env;
+const args = new Set(process.argv.slice(2));
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const dataDir = resolve(env.VAULT_DATA_DIR ?? join(root, 'data'));
+const dbPath = env.VAULT_DB_PATH ?? join(dataDir, 'vault.db');
+const localFile = join(dataDir, 'local.json');
+const demo = args.has('--demo');
+
+if (args.has('--reset')) {
+  for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, localFile]) rmSync(f, { force: true });
+}
+mkdirSync(dataDir, { recursive: true });
+
+let contract;
+try {
+  contract = loadContract();
+} catch (e) {
+  fail((e as Error).message);
+}
+
+let limitOverrides: Record<string, number>;
+try {
+  limitOverrides = parseLimitOverrides(env.VAULT_LIMITS, new Set(contract.limits.keys()));
+} catch (e) {
+  fail((e as Error).message);
+}
+
+let db: Db;
+let sealer: Sealer;
+let masterKey: Buffer;
+try {
+  masterKey = loadMasterKey(env, dataDir);
+  sealer = new Sealer(masterKey);
+  db = openDb(dbPath);
+  verifyMasterKey(db, sealer);
+} catch (e) {
+  if (e instanceof SchemaTooNewError || e instanceof WrongMasterKeyError) fail(e.message);
+  fail(`cannot open the database ${dbPath}: ${(e as Error).message}`);
+}
+
+const clock: Clock = env.VAULT_CLOCK === 'manual' ? new ManualClock(Date.now()) : realClock;
+const previous: Partial<LocalConfig> = existsSync(localFile) ? JSON.parse(readFileSync(localFile, 'utf8')) : {};
+const adminToken = env.VAULT_ADMIN_TOKEN ?? (demo ? (previous.adminToken ?? `adm_${randomBytes(18).toString('base64url')}`) : undefined);
+
+const app = createApp({
+  db,
+  clock,
+  masterKey,
+  contract,
+  config: {
+    validateResponses: env.VAULT_VALIDATE_RESPONSES !== '0',
+    adminToken,
+    limitOverrides,
+  },
+});
+
+const port = Number(env.PORT ?? 8080);
+const host = env.HOST ?? '127.0.0.1';
+const server = app.listen(port, host);
+server.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EADDRINUSE') fail(`port ${port} on ${host} is in use; set PORT to another port`);
+  fail(`cannot listen on ${host}:${port}: ${e.message}`);
+});
+server.on('listening', () => {
+  const address = server.address() as AddressInfo;
+  const baseUrl = `http://${host}:${address.port}`;
+  const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs`, `  database: ${dbPath}`];
+  if (demo) {
+    const account: DemoAccount = previous.accountId && previous.keys ? (previous as DemoAccount) : seedDemo(db, sealer, clock.now());
+    const local: LocalConfig = { ...account, baseUrl, docsUrl: `${baseUrl}/docs`, adminToken: adminToken! };
+    writeFileSync(localFile, `${JSON.stringify(local, null, 2)}\n`, { mode: 0o600 });
+    lines.push(
+      `  demo account: ${account.accountId}`,
+      `  demo key (catalog and recipes): ${account.keys.agent}`,
+      `  demo key (with signup permission): ${account.keys.signup}`,
+      `  fixture admin token: ${adminToken}`,
+      `  settings for the conformance runner and examples: ${localFile}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close();
+    db.close();
+    process.exit(0);
+  });
+}

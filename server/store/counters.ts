@@ -1,0 +1,45 @@
+import { stmt, type Db } from './db.js';
+
+/** Storage of limit counters. Callers run these inside one immediate transaction per request. */
+
+export function windowCount(db: Db, limitId: string, subject: string, windowStart: number): number {
+  const row = stmt(db, 'SELECT count FROM counters WHERE limit_id = ? AND subject = ? AND window_start = ?')
+    .get(limitId, subject, windowStart) as { count: number } | undefined;
+  return row?.count ?? 0;
+}
+
+export function addToWindow(db: Db, limitId: string, subject: string, windowStart: number, by = 1): void {
+  stmt(db, 
+    `INSERT INTO counters (limit_id, subject, window_start, count) VALUES (?, ?, ?, ?)
+     ON CONFLICT (limit_id, subject, window_start) DO UPDATE SET count = count + excluded.count`,
+  ).run(limitId, subject, windowStart, by);
+}
+
+/** The start of the newest anchored window of a subject, if any. */
+export function latestWindowStart(db: Db, limitId: string, subject: string): number | undefined {
+  const row = stmt(db, 'SELECT MAX(window_start) AS start FROM counters WHERE limit_id = ? AND subject = ?')
+    .get(limitId, subject) as { start: number | null };
+  return row.start ?? undefined;
+}
+
+export function eventsSince(db: Db, limitId: string, subject: string, since: number): number {
+  const row = stmt(db, 'SELECT COUNT(*) AS n FROM counter_events WHERE limit_id = ? AND subject = ? AND at > ?')
+    .get(limitId, subject, since) as { n: number };
+  return row.n;
+}
+
+export function oldestEventSince(db: Db, limitId: string, subject: string, since: number): number | undefined {
+  const row = stmt(db, 'SELECT MIN(at) AS at FROM counter_events WHERE limit_id = ? AND subject = ? AND at > ?')
+    .get(limitId, subject, since) as { at: number | null };
+  return row.at ?? undefined;
+}
+
+export function addEvent(db: Db, limitId: string, subject: string, at: number): void {
+  stmt(db, 'INSERT INTO counter_events (limit_id, subject, at) VALUES (?, ?, ?)').run(limitId, subject, at);
+}
+
+/** Drops windows and events that can no longer matter, so the tables stay small. */
+export function pruneCounters(db: Db, before: number): void {
+  stmt(db, 'DELETE FROM counters WHERE window_start < ?').run(before);
+  stmt(db, 'DELETE FROM counter_events WHERE at < ?').run(before);
+}

@@ -1,0 +1,74 @@
+import Database from 'better-sqlite3';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export type Db = Database.Database;
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export class SchemaTooNewError extends Error {
+  constructor(readonly found: number, readonly known: number) {
+    super(`database schema version ${found} is newer than this server knows (${known}); upgrade the server`);
+  }
+}
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+function migrations(): Migration[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
+    .sort()
+    .map((name) => ({ version: Number(name.slice(0, 4)), name, sql: readFileSync(join(MIGRATIONS_DIR, name), 'utf8') }));
+}
+
+/**
+ * Opens (and migrates) the database. `path` is a file or `:memory:`.
+ * Throws SchemaTooNewError, before changing anything, when the file was written by a newer server.
+ */
+export function openDb(path: string, options: { readonly?: boolean } = {}): Db {
+  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: false });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // Two server processes may share the file: wait for the other's write lock instead of failing at once.
+    db.pragma('busy_timeout = 5000');
+    // NORMAL is durable against process crashes in WAL mode; only an OS crash may lose the last commits.
+    db.pragma('synchronous = NORMAL');
+    migrate(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export function migrate(db: Db): void {
+  const all = migrations();
+  const known = all.length === 0 ? 0 : all[all.length - 1]!.version;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > known) throw new SchemaTooNewError(current, known);
+  for (const m of all) {
+    if (m.version <= current) continue;
+    // Each migration and its version bump commit together, so a crash never leaves a half-applied step.
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A statement prepared once per connection and reused: preparing on every call costs more than the query. */
+export function stmt(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let s = cache.get(sql);
+  if (!s) cache.set(sql, (s = db.prepare(sql)));
+  return s;
+}

@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { stmt, type Db } from './db.js';
+import { newId } from './ids.js';
+import type { PlanName } from '../contract.js';
+
+export interface KeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  signup_enabled: number;
+  scoped: number;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+export interface AuthenticatedKey extends KeyRow {
+  plan: PlanName;
+}
+
+export function hashKey(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+/** Creates a key and returns its secret, which is shown once and stored only as a hash. */
+export function createKey(
+  db: Db,
+  input: { accountId: string; name: string; signupEnabled: boolean; scoped: boolean; now: number },
+): { row: KeyRow; secret: string } {
+  const secret = `vk_${randomBytes(24).toString('base64url')}`;
+  const row: KeyRow = {
+    id: newId('key'),
+    account_id: input.accountId,
+    name: input.name,
+    signup_enabled: input.signupEnabled ? 1 : 0,
+    scoped: input.scoped ? 1 : 0,
+    created_at: input.now,
+    revoked_at: null,
+    last_used_at: null,
+  };
+  stmt(
+    db,
+    `INSERT INTO api_keys (id, account_id, name, hash, signup_enabled, scoped, created_at)
+     VALUES (@id, @account_id, @name, @hash, @signup_enabled, @scoped, @created_at)`,
+  ).run({ ...row, hash: hashKey(secret) });
+  return { row, secret };
+}
+
+/** The live key with this secret and its account's plan, or undefined when unknown or revoked. */
+export function findLiveKey(db: Db, secret: string): AuthenticatedKey | undefined {
+  return stmt(
+    db,
+    `SELECT k.id, k.account_id, k.name, k.signup_enabled, k.scoped, k.created_at, k.revoked_at, k.last_used_at, a.plan
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id
+     WHERE k.hash = ? AND k.revoked_at IS NULL`,
+  ).get(hashKey(secret)) as AuthenticatedKey | undefined;
+}
+
+export function getKey(db: Db, id: string): KeyRow | undefined {
+  return stmt(db, 'SELECT id, account_id, name, signup_enabled, scoped, created_at, revoked_at, last_used_at FROM api_keys WHERE id = ?').get(id) as
+    | KeyRow
+    | undefined;
+}
+
+export function revokeKey(db: Db, id: string, now: number): boolean {
+  return stmt(db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+}
+
+export function markKeyUsed(db: Db, id: string, now: number): void {
+  stmt(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, id);
+}
+
+export function keyLoginIds(db: Db, keyId: string): string[] {
+  return (stmt(db, 'SELECT login_id FROM key_logins WHERE key_id = ?').all(keyId) as { login_id: string }[]).map((r) => r.login_id);
+}
+
+export function addKeyLogin(db: Db, keyId: string, loginId: string): void {
+  stmt(db, 'INSERT OR IGNORE INTO key_logins (key_id, login_id) VALUES (?, ?)').run(keyId, loginId);
+}
+
+export function removeKeyLogin(db: Db, keyId: string, loginId: string): boolean {
+  return stmt(db, 'DELETE FROM key_logins WHERE key_id = ? AND login_id = ?').run(keyId, loginId).changes === 1;
+}

@@ -1,0 +1,116 @@
+import { stmt, type Db } from './db.js';
+import { newId } from './ids.js';
+import { issueToken } from './tokens.js';
+import type { Sealer } from './secrets.js';
+
+/** A login as the catalog needs it: which fields exist, never their values. */
+export interface LoginRow {
+  id: string;
+  account_id: string;
+  label: string;
+  website: string | null;
+  has_email: number;
+  has_username: number;
+  has_totp: number;
+  created_by_key: string | null;
+  password_owner_managed: number;
+  created_at: number;
+}
+
+export interface NewLogin {
+  accountId: string;
+  label: string;
+  website: string | null;
+  extraWebsites: string[];
+  email?: string | null;
+  username?: string | null;
+  password: string;
+  totpSecret?: string | null;
+  createdByKey?: string | null;
+  now: number;
+}
+
+const LOGIN_COLUMNS = `id, account_id, label, website, email IS NOT NULL AS has_email, username IS NOT NULL AS has_username,
+  totp_secret IS NOT NULL AS has_totp, created_by_key, password_owner_managed, created_at`;
+
+export function insertLogin(db: Db, sealer: Sealer, input: NewLogin): string {
+  const id = newId('login');
+  stmt(
+    db,
+    `INSERT INTO logins (id, account_id, label, website, email, username, password, totp_secret, created_by_key, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    input.accountId,
+    input.label,
+    input.website,
+    sealer.sealOptional(input.email),
+    sealer.sealOptional(input.username),
+    sealer.seal(input.password),
+    sealer.sealOptional(input.totpSecret),
+    input.createdByKey ?? null,
+    input.now,
+  );
+  for (const host of input.extraWebsites) stmt(db, 'INSERT OR IGNORE INTO login_extra_sites (login_id, host) VALUES (?, ?)').run(id, host);
+  const fields = ['password', ...(input.email ? ['email'] : []), ...(input.username ? ['username'] : []), ...(input.totpSecret ? ['totp'] : [])];
+  for (const field of fields) issueToken(db, { accountId: input.accountId, kind: 'login', recordId: id, field });
+  return id;
+}
+
+export function listLogins(db: Db, accountId: string): LoginRow[] {
+  return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? ORDER BY created_at, label`).all(accountId) as LoginRow[];
+}
+
+export function getLoginByLabel(db: Db, accountId: string, label: string): LoginRow | undefined {
+  return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? AND label = ?`).get(accountId, label) as LoginRow | undefined;
+}
+
+export function getLogin(db: Db, id: string): LoginRow | undefined {
+  return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ?`).get(id) as LoginRow | undefined;
+}
+
+export function countLogins(db: Db, accountId: string): number {
+  return (stmt(db, 'SELECT COUNT(*) AS n FROM logins WHERE account_id = ?').get(accountId) as { n: number }).n;
+}
+
+export function labelsInUse(db: Db, accountId: string): Set<string> {
+  return new Set((stmt(db, 'SELECT label FROM logins WHERE account_id = ?').all(accountId) as { label: string }[]).map((r) => r.label));
+}
+
+/** login id → extra sign-in hosts, for the whole account in one query. */
+export function extraSitesByLogin(db: Db, accountId: string): Map<string, string[]> {
+  const rows = stmt(
+    db,
+    'SELECT s.login_id, s.host FROM login_extra_sites s JOIN logins l ON l.id = s.login_id WHERE l.account_id = ? ORDER BY s.host',
+  ).all(accountId) as { login_id: string; host: string }[];
+  const map = new Map<string, string[]>();
+  for (const r of rows) map.set(r.login_id, [...(map.get(r.login_id) ?? []), r.host]);
+  return map;
+}
+
+export function setUsername(db: Db, sealer: Sealer, login: LoginRow, username: string): void {
+  stmt(db, 'UPDATE logins SET username = ? WHERE id = ?').run(sealer.seal(username), login.id);
+  issueToken(db, { accountId: login.account_id, kind: 'login', recordId: login.id, field: 'username' });
+}
+
+export function readUsername(db: Db, sealer: Sealer, loginId: string): string | null {
+  const row = stmt(db, 'SELECT username FROM logins WHERE id = ?').get(loginId) as { username: Buffer | null } | undefined;
+  return row ? sealer.openOptional(row.username) : null;
+}
+
+export function readPassword(db: Db, sealer: Sealer, loginId: string): string | null {
+  const row = stmt(db, 'SELECT password FROM logins WHERE id = ?').get(loginId) as { password: Buffer } | undefined;
+  return row ? sealer.open(row.password) : null;
+}
+
+export function setPassword(db: Db, sealer: Sealer, loginId: string, password: string, ownerManaged: boolean): void {
+  stmt(db, 'UPDATE logins SET password = ?, password_owner_managed = MAX(password_owner_managed, ?) WHERE id = ?').run(
+    sealer.seal(password),
+    ownerManaged ? 1 : 0,
+    loginId,
+  );
+}
+
+export function deleteLogin(db: Db, accountId: string, label: string): boolean {
+  return stmt(db, 'DELETE FROM logins WHERE account_id = ? AND label = ?').run(accountId, label).changes === 1;
+}

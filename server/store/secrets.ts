@@ -1,0 +1,62 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Db } from './db.js';
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const VERSION = 1;
+const CHECK_PLAINTEXT = 'credential-vault key check';
+
+export class WrongMasterKeyError extends Error {
+  constructor() {
+    super('the master key does not decrypt this database (VAULT_MASTER_KEY or the key file differs from the one it was written with)');
+  }
+}
+
+/** AES-256-GCM under the master key. Blob layout: version (1 byte) | IV (12) | tag (16) | ciphertext. */
+export class Sealer {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('the master key must be 32 bytes');
+  }
+
+  seal(plain: string): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+  }
+
+  open(blob: Uint8Array): string {
+    const buf = Buffer.from(blob);
+    if (buf[0] !== VERSION) throw new WrongMasterKeyError();
+    const iv = buf.subarray(1, 1 + IV_BYTES);
+    const tag = buf.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAuthTag(tag);
+    try {
+      return Buffer.concat([decipher.update(buf.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    } catch {
+      throw new WrongMasterKeyError();
+    }
+  }
+
+  sealOptional(plain: string | null | undefined): Buffer | null {
+    return plain === null || plain === undefined || plain === '' ? null : this.seal(plain);
+  }
+
+  openOptional(blob: Uint8Array | null): string | null {
+    return blob === null ? null : this.open(blob);
+  }
+}
+
+/**
+ * Proves at start-up that the key is the one the database was written with, so a wrong key
+ * fails with one clear message instead of corrupting data or failing on the first read.
+ */
+export function verifyMasterKey(db: Db, sealer: Sealer): void {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('key_check') as { value: Buffer } | undefined;
+  if (!row) {
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('key_check', sealer.seal(CHECK_PLAINTEXT));
+    return;
+  }
+  if (sealer.open(row.value) !== CHECK_PLAINTEXT) throw new WrongMasterKeyError();
+}

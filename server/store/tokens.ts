@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { stmt, type Db } from './db.js';
+
+/**
+ * Token kinds. The kind is part of the token so a token of one kind never matches a field of
+ * another; the rest is random, so a token says nothing about the value it stands for.
+ */
+export const TOKEN_PREFIX = {
+  card: 'tok_card',
+  login: 'tok_login',
+  identity: 'tok_id',
+  address: 'tok_addr',
+} as const;
+export type TokenKind = keyof typeof TOKEN_PREFIX;
+
+export function issueToken(db: Db, input: { accountId: string; kind: TokenKind; recordId: string; field: string }): string {
+  const existing = stmt(db, 'SELECT token FROM tokens WHERE kind = ? AND record_id = ? AND field = ?').get(
+    input.kind,
+    input.recordId,
+    input.field,
+  ) as { token: string } | undefined;
+  if (existing) return existing.token;
+  const token = `${TOKEN_PREFIX[input.kind]}_${input.field.replace(/[^a-z0-9]/gi, '').slice(0, 12).toLowerCase()}_${randomBytes(12).toString('hex')}`;
+  stmt(db, 'INSERT INTO tokens (token, account_id, kind, record_id, field) VALUES (?, ?, ?, ?, ?)').run(
+    token,
+    input.accountId,
+    input.kind,
+    input.recordId,
+    input.field,
+  );
+  return token;
+}
+
+/** field → token of one record. */
+export function tokensOf(db: Db, kind: TokenKind, recordId: string): Record<string, string> {
+  const rows = stmt(db, 'SELECT field, token FROM tokens WHERE kind = ? AND record_id = ?').all(kind, recordId) as {
+    field: string;
+    token: string;
+  }[];
+  return Object.fromEntries(rows.map((r) => [r.field, r.token]));
+}
+
+/** Every token of an account, grouped by record; one query for the whole catalog. */
+export function accountTokens(db: Db, accountId: string): Map<string, Record<string, string>> {
+  const rows = stmt(db, 'SELECT record_id, field, token FROM tokens WHERE account_id = ?').all(accountId) as {
+    record_id: string;
+    field: string;
+    token: string;
+  }[];
+  const byRecord = new Map<string, Record<string, string>>();
+  for (const r of rows) {
+    let m = byRecord.get(r.record_id);
+    if (!m) byRecord.set(r.record_id, (m = {}));
+    m[r.field] = r.token;
+  }
+  return byRecord;
+}
+
+export function findToken(db: Db, token: string): { account_id: string; kind: TokenKind; record_id: string; field: string } | undefined {
+  return stmt(db, 'SELECT account_id, kind, record_id, field FROM tokens WHERE token = ?').get(token) as
+    | { account_id: string; kind: TokenKind; record_id: string; field: string }
+    | undefined;
+}
