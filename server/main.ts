@@ -57,14 +57,20 @@ let masterKey: Buffer;
 try {
   masterKey = loadMasterKey(env, dataDir);
   sealer = new Sealer(masterKey);
-  db = openDb(dbPath);
-  verifyMasterKey(db, sealer);
+  const check = (d: Db) => verifyMasterKey(d, sealer);
+  db = openDb(dbPath, { beforeMigrate: check });
+  check(db);
 } catch (e) {
   if (e instanceof SchemaTooNewError || e instanceof WrongMasterKeyError) fail(e.message);
   fail(`cannot open the database ${dbPath}: ${(e as Error).message}`);
 }
 
-const clock: Clock = env.VAULT_CLOCK === 'manual' ? new ManualClock(Date.now()) : realClock;
+// VAULT_CLOCK=manual (from now) or manual:<ISO time>: time moves only through the fixture surface.
+const clockSetting = env.VAULT_CLOCK ?? 'real';
+const manualStart = clockSetting.startsWith('manual:') ? Date.parse(clockSetting.slice('manual:'.length)) : Date.now();
+if (clockSetting !== 'real' && !clockSetting.startsWith('manual')) fail(`VAULT_CLOCK must be "real", "manual" or "manual:<ISO time>", got "${clockSetting}"`);
+if (Number.isNaN(manualStart)) fail(`VAULT_CLOCK: cannot read the time in "${clockSetting}"`);
+const clock: Clock = clockSetting.startsWith('manual') ? new ManualClock(manualStart) : realClock;
 const previous: Partial<LocalConfig> = existsSync(localFile) ? JSON.parse(readFileSync(localFile, 'utf8')) : {};
 const adminToken = env.VAULT_ADMIN_TOKEN ?? (demo ? (previous.adminToken ?? `adm_${randomBytes(18).toString('base64url')}`) : undefined);
 

@@ -29,10 +29,16 @@ function migrations(): Migration[] {
 /**
  * Opens (and migrates) the database. `path` is a file or `:memory:`.
  * Throws SchemaTooNewError, before changing anything, when the file was written by a newer server.
+ * `beforeMigrate` runs on a database that already has a schema, before any migration or mode change
+ * (the master-key check, so a wrong key changes nothing).
  */
-export function openDb(path: string, options: { readonly?: boolean } = {}): Db {
-  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: false });
+export function openDb(path: string, options: { beforeMigrate?: (db: Db) => void } = {}): Db {
+  const db = new Database(path);
   try {
+    const known = knownVersion();
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > known) throw new SchemaTooNewError(current, known);
+    if (current > 0) options.beforeMigrate?.(db);
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     // Two server processes may share the file: wait for the other's write lock instead of failing at once.
@@ -47,11 +53,15 @@ export function openDb(path: string, options: { readonly?: boolean } = {}): Db {
   }
 }
 
+function knownVersion(): number {
+  const all = migrations();
+  return all.length === 0 ? 0 : all[all.length - 1]!.version;
+}
+
 export function migrate(db: Db): void {
   const all = migrations();
-  const known = all.length === 0 ? 0 : all[all.length - 1]!.version;
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > known) throw new SchemaTooNewError(current, known);
+  if (current > knownVersion()) throw new SchemaTooNewError(current, knownVersion());
   for (const m of all) {
     if (m.version <= current) continue;
     // Each migration and its version bump commit together, so a crash never leaves a half-applied step.

@@ -1,0 +1,154 @@
+import type { Db } from '../store/db.js';
+import { findLink, insertLink, useLink, type LinkKind, type LinkRow } from '../store/links.js';
+import { ApiError } from './errors.js';
+import { decideSignupRequest, viewSignupRequest, type SignupDeps, type SignupStatus } from './signup.js';
+
+/**
+ * Account-holder links (section 4.11): single-use, self-expiring, the token their only credential.
+ * A link that is unknown, of another kind, already used, past its lifetime, or of a deleted account
+ * (its links are deleted with it) reads the same: 404 not_found, so a token reveals nothing.
+ */
+
+/** The hold kind that can only be approved against the declared total. */
+export const AMOUNT_MISMATCH = 'amount_mismatch';
+
+export type PurchaseAt = 'declared' | 'page';
+
+const LIFETIME: Record<Exclude<LinkKind, 'signup'>, string> = {
+  purchase: 'purchase-approval-lifetime',
+  cvv: 'cvv-request-lifetime',
+  challenge: 'challenge-request-lifetime',
+};
+
+function notFound(): ApiError {
+  return new ApiError(404, 'not_found', 'This link is unknown, already used or expired.');
+}
+
+/** The live link of this kind, or not found. */
+function liveLink(deps: SignupDeps, token: string, kind: LinkKind): LinkRow {
+  const link = findLink(deps.db, token);
+  if (!link || link.kind !== kind || link.status !== 'pending' || deps.clock.now() >= link.expires_at) throw notFound();
+  return link;
+}
+
+function immediate<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
+
+/** Creates a purchase approval, live prompt or challenge handoff link (the fixture surface stands in for the proxy). */
+export function createLink(
+  deps: SignupDeps,
+  accountId: string,
+  kind: Exclude<LinkKind, 'signup'>,
+  details: Record<string, unknown> = {},
+): { token: string; expiresAt: number } {
+  const now = deps.clock.now();
+  const expiresAt = now + deps.limiter.max(deps.contract.limit(LIFETIME[kind]), 'Free') * 1000;
+  return { token: insertLink(deps.db, deps.sealer, { accountId, kind, details, now, expiresAt }), expiresAt };
+}
+
+// Purchase approvals ------------------------------------------------------------------------------
+
+export interface PurchaseApprovalView {
+  status: 'pending';
+  kind: string;
+  offersDeclared: boolean;
+  expiresAt: number;
+}
+
+export function readPurchaseApproval(deps: SignupDeps, token: string): PurchaseApprovalView {
+  const link = liveLink(deps, token, 'purchase');
+  const details = JSON.parse(link.details) as { kind: string; offersDeclared: boolean };
+  return { status: 'pending', kind: details.kind, offersDeclared: details.offersDeclared, expiresAt: link.expires_at };
+}
+
+/**
+ * Decides a held purchase. `at` chooses the total the approval stands for (default `page`). A
+ * refused `at` leaves the link pending and usable. The `at` rules bind approvals only: a denial
+ * approves no total.
+ */
+export function decidePurchaseApproval(
+  deps: SignupDeps,
+  token: string,
+  decision: 'approve' | 'deny',
+  at: PurchaseAt = 'page',
+): { status: 'approved' | 'denied'; at?: PurchaseAt } {
+  return immediate(deps.db, () => {
+    const view = readPurchaseApproval(deps, token);
+    if (decision === 'deny') {
+      useLink(deps.db, token, 'denied', deps.clock.now());
+      return { status: 'denied' as const };
+    }
+    if (at === 'declared' && !view.offersDeclared) {
+      throw new ApiError(400, 'declared_not_offered', 'This purchase does not offer approval at the declared total; approve at the page total.');
+    }
+    if (view.kind === AMOUNT_MISMATCH && at !== 'declared') {
+      throw new ApiError(400, 'declared_required', 'The page total does not match the declared total; this hold can only be approved at the declared total.');
+    }
+    useLink(deps.db, token, 'approved', deps.clock.now(), at);
+    return { status: 'approved' as const, at };
+  });
+}
+
+// Signup approvals --------------------------------------------------------------------------------
+
+export interface SignupApprovalView {
+  status: SignupStatus;
+  website: string;
+  email: string;
+  username?: string;
+  expiresAt: number;
+  /** Why the last approval could not complete; only the account holder sees it. */
+  approvalFailure?: string;
+}
+
+export function readSignupApproval(deps: SignupDeps, token: string): SignupApprovalView {
+  const link = liveLink(deps, token, 'signup');
+  const view = viewSignupRequest(deps, link.signup_request_id!);
+  return {
+    status: view.status,
+    website: view.website,
+    email: view.email,
+    ...(view.username !== null ? { username: view.username } : {}),
+    expiresAt: view.expiresAt,
+    ...(view.approvalFailure ? { approvalFailure: view.approvalFailure } : {}),
+  };
+}
+
+/**
+ * The account holder's decision. An approval whose checks fail leaves the request pending and the
+ * link usable (the account holder may free a label or logins and approve again); the answer names
+ * the reason.
+ */
+export function decideSignupApproval(deps: SignupDeps, token: string, decision: 'approve' | 'deny'): SignupApprovalView {
+  return immediate(deps.db, () => {
+    const link = liveLink(deps, token, 'signup');
+    const outcome = decideSignupRequest(deps, link.signup_request_id!, decision);
+    if (!outcome) throw notFound();
+    const view = viewSignupRequest(deps, link.signup_request_id!);
+    return {
+      status: view.status,
+      website: view.website,
+      email: view.email,
+      ...(view.username !== null ? { username: view.username } : {}),
+      expiresAt: view.expiresAt,
+      ...(!outcome.ok ? { approvalFailure: outcome.reason } : {}),
+    };
+  });
+}
+
+// Live security-code prompts and challenge handoffs -----------------------------------------------
+
+export interface PromptView {
+  status: 'pending';
+  expiresAt: number;
+}
+
+/** Opens a GET-only link. Single use: the first read opens it; a second read is not found. */
+export function openPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'challenge'): PromptView {
+  return immediate(deps.db, () => {
+    const link = liveLink(deps, token, kind);
+    useLink(deps.db, token, 'opened', deps.clock.now());
+    return { status: 'pending' as const, expiresAt: link.expires_at };
+  });
+}

@@ -1,0 +1,297 @@
+import type { Db } from '../store/db.js';
+import type { Sealer } from '../store/secrets.js';
+import type { Contract, PlanName } from '../contract.js';
+import { getAccount } from '../store/accounts.js';
+import { addKeyLogin, getKey, keyLoginIds } from '../store/keys.js';
+import {
+  countLogins,
+  extraSitesByLogin,
+  getLogin,
+  getLoginByLabel,
+  insertLogin,
+  labelsInUse,
+  readUsername,
+  setPassword,
+  setUsername,
+} from '../store/logins.js';
+import { tokensOf } from '../store/tokens.js';
+import * as requests from '../store/signup-requests.js';
+import { countPreapprovedSignup, getPreapproval } from '../store/preapprovals.js';
+import { closeSignupLinks, insertLink } from '../store/links.js';
+import type { Clock } from './clock.js';
+import type { Limiter, LimitCheck } from './limiter.js';
+import { ApiError } from './errors.js';
+import { allocateLabel } from './labels.js';
+import { generatePassword } from './passwords.js';
+import { policyOf, readPasswordRules, type PasswordPolicy, type PasswordRules } from './password-policy.js';
+import { isRegistrableDomain, siteLabel } from './sites.js';
+import { loginEntry, type LoginEntry } from './catalog.js';
+
+/**
+ * The signup workflow (sections 2.5, 3, 4.6, 4.7, 8.3, 8.4). Every limit is read from the document
+ * through the limiter, so deployment settings apply; every check and write of one decision runs in
+ * one immediate transaction, so two processes on one database cannot both take the last label or
+ * the last change of a budget.
+ */
+
+export interface SignupDeps {
+  db: Db;
+  sealer: Sealer;
+  clock: Clock;
+  limiter: Limiter;
+  contract: Contract;
+}
+
+export interface FilingKey {
+  id: string;
+  account_id: string;
+  plan: PlanName;
+  scoped: number;
+}
+
+export type SignupStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+export interface FiledRequest {
+  requestId: string;
+  status: 'pending' | 'approved';
+  expiresAt: number;
+}
+
+export type PollBody =
+  | { status: 'pending'; expiresAt: number }
+  | { status: 'approved'; login: LoginEntry; passwordPolicy: PasswordPolicy; passwordOwnerManaged: boolean }
+  | { status: 'denied' | 'expired' };
+
+/** Why an approval could not complete: the `code` of the limit that stopped it (shown only to the account holder). */
+export type ApprovalOutcome = { ok: true; loginId: string } | { ok: false; reason: string };
+
+const value = (deps: SignupDeps, id: string, plan: PlanName = 'Free') => deps.limiter.max(deps.contract.limit(id), plan);
+const seconds = (deps: SignupDeps, id: string) => value(deps, id) * 1000;
+const reasonOf = (deps: SignupDeps, id: string) => deps.contract.limit(id).code ?? id;
+
+export function effectiveStatus(row: requests.SignupRequestRow, now: number): SignupStatus {
+  return row.status === 'pending' && now >= row.expires_at ? 'expired' : row.status;
+}
+
+/** POST /v1/logins/requests. The body has passed the document's validation (email, username). */
+export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
+  const website = body.website as string;
+  if (typeof website !== 'string' || !isRegistrableDomain(website)) {
+    throw new ApiError(400, 'invalid_website', 'website must be the registrable domain of the site, for example "example.com" or "example.co.uk".');
+  }
+  const rules = readPasswordRules(body);
+  const email = body.email as string;
+  const username = typeof body.username === 'string' ? body.username : null;
+  const { db, sealer } = deps;
+
+  return db.transaction((): FiledRequest => {
+    const now = deps.clock.now();
+    const loginLimit = deps.contract.limit('logins-per-account');
+    if (countLogins(db, key.account_id) >= value(deps, loginLimit.id)) {
+      throw new ApiError(loginLimit.status ?? 403, loginLimit.code ?? 'login_limit', 'The account holds the most logins it may; the account holder must delete logins before an agent can add one.');
+    }
+    const expiresAt = now + seconds(deps, 'signup-request-lifetime');
+    const requestId = requests.insertSignupRequest(db, sealer, {
+      accountId: key.account_id,
+      keyId: key.id,
+      website: website.toLowerCase(),
+      email,
+      username,
+      rules: JSON.stringify(rules),
+      now,
+      expiresAt,
+    });
+    const request = requests.getSignupRequest(db, requestId)!;
+
+    if (preapprovalApplies(deps, key, request.website, email)) {
+      const outcome = approve(deps, request, { preapproved: true });
+      if (outcome.ok) return { requestId, status: 'approved', expiresAt };
+    }
+
+    const pendingLimit = deps.contract.limit('pending-signup-requests');
+    if (requests.countPending(db, key.account_id, now) > value(deps, pendingLimit.id)) {
+      throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', 'Five signup requests already await the account holder; poll them before filing another.');
+    }
+    insertLink(db, sealer, { accountId: key.account_id, kind: 'signup', signupRequestId: requestId, now, expiresAt });
+    return { requestId, status: 'pending', expiresAt };
+  }).immediate();
+}
+
+/** Site and exact email on the list, within both pre-approval ceilings (section 4.6). */
+function preapprovalApplies(deps: SignupDeps, key: FilingKey, site: string, email: string): boolean {
+  const listed = getPreapproval(deps.db, deps.sealer, key.account_id, site);
+  if (!listed || listed.email !== email) return false;
+  if (listed.signups >= value(deps, 'preapproved-signups-per-site')) return false;
+  return deps.limiter.fits([preapprovalAllowance(deps, key.account_id, key.plan)]);
+}
+
+function preapprovalAllowance(deps: SignupDeps, accountId: string, plan: PlanName): LimitCheck {
+  return { limit: deps.contract.limit('preapproved-signups-per-account'), subject: accountId, plan };
+}
+
+function changeBudget(deps: SignupDeps, accountId: string, plan: PlanName): LimitCheck {
+  return { limit: deps.contract.limit('credential-changes-per-account'), subject: accountId, plan };
+}
+
+/**
+ * Runs every approval check, then creates the login. Call inside an immediate transaction. A
+ * pre-approved signup draws on the pre-approval allowance; an account holder's approval charges
+ * the credential-change budget. A failed check writes nothing but its reason.
+ */
+function approve(deps: SignupDeps, request: requests.SignupRequestRow, options: { preapproved: boolean }): ApprovalOutcome {
+  const { db, sealer } = deps;
+  const now = deps.clock.now();
+  const accountId = request.account_id;
+  const plan = getAccount(db, accountId)!.plan;
+  const key = request.key_id ? getKey(db, request.key_id) : undefined;
+
+  const failed = (limitId: string): ApprovalOutcome => {
+    const reason = reasonOf(deps, limitId);
+    requests.recordApprovalFailure(db, request.id, reason);
+    return { ok: false, reason };
+  };
+
+  if (countLogins(db, accountId) >= value(deps, 'logins-per-account', plan)) return failed('logins-per-account');
+  const label = allocateLabel(labelsInUse(db, accountId), siteLabel(request.website), value(deps, 'labels-per-site-name', plan));
+  if (label === null) return failed('labels-per-site-name');
+  if (key?.scoped === 1) {
+    const list = deps.contract.limit('scoped-key-login-list');
+    const { added, total } = requests.scopedListCounts(db, key.id);
+    if (added >= value(deps, list.id, plan) || (list.fullAbove !== undefined && total > list.fullAbove)) return failed(list.id);
+  }
+  const budget = options.preapproved ? preapprovalAllowance(deps, accountId, plan) : changeBudget(deps, accountId, plan);
+  if (!deps.limiter.fits([budget])) return failed(budget.limit.id);
+
+  const rules = JSON.parse(request.rules) as PasswordRules;
+  const { email, username } = requests.readSignupIdentity(db, sealer, request.id);
+  const loginId = insertLogin(db, sealer, {
+    accountId,
+    label,
+    website: request.website,
+    extraWebsites: [],
+    email,
+    username,
+    password: generatePassword(rules),
+    createdByKey: request.key_id,
+    now,
+  });
+  if (key?.scoped === 1) addKeyLogin(db, key.id, loginId);
+  deps.limiter.consumeInTransaction([budget]);
+  if (options.preapproved) countPreapprovedSignup(db, accountId, request.website);
+  requests.markApproved(db, request.id, { loginId, passwordPolicy: JSON.stringify(policyOf(rules)), preapproved: options.preapproved, now });
+  closeSignupLinks(db, request.id, 'approved', now);
+  return { ok: true, loginId };
+}
+
+/** GET /v1/logins/requests/{id}: only the filing key sees the request; never a password. */
+export function pollSignupRequest(deps: SignupDeps, key: FilingKey, id: string): PollBody {
+  const { db } = deps;
+  const row = requests.getSignupRequest(db, id);
+  if (!row || row.key_id !== key.id) throw new ApiError(404, 'request_not_found', 'No signup request with this id was filed by this key.');
+  const status = effectiveStatus(row, deps.clock.now());
+  if (status === 'pending') return { status, expiresAt: row.expires_at };
+  if (status !== 'approved') return { status };
+  const login = row.login_id ? getLogin(db, row.login_id) : undefined;
+  const inScope = login !== undefined && (key.scoped !== 1 || keyLoginIds(db, key.id).includes(login.id));
+  if (!login || !inScope) throw new ApiError(403, 'scope_denied', "The approved login is no longer in this key's scope.");
+  return {
+    status,
+    login: loginEntry(login, extraSitesByLogin(db, row.account_id).get(login.id) ?? [], tokensOf(db, 'login', login.id)),
+    passwordPolicy: JSON.parse(row.password_policy!) as PasswordPolicy,
+    passwordOwnerManaged: login.password_owner_managed === 1,
+  };
+}
+
+/** What the account holder sees on the signup link: the request, and why an approval could not complete. */
+export interface SignupDecisionView {
+  status: SignupStatus;
+  website: string;
+  email: string;
+  username: string | null;
+  expiresAt: number;
+  approvalFailure: string | null;
+}
+
+export function viewSignupRequest(deps: SignupDeps, requestId: string): SignupDecisionView {
+  const row = requests.getSignupRequest(deps.db, requestId)!;
+  const { email, username } = requests.readSignupIdentity(deps.db, deps.sealer, requestId);
+  return {
+    status: effectiveStatus(row, deps.clock.now()),
+    website: row.website,
+    email,
+    username,
+    expiresAt: row.expires_at,
+    approvalFailure: row.status === 'pending' ? row.approval_failure : null,
+  };
+}
+
+/**
+ * The account holder's decision on a pending request. Approval runs every check in this
+ * transaction; when one fails the request stays pending and the reason is returned (for the
+ * account holder only). Returns undefined when the request is no longer pending.
+ */
+export function decideSignupRequest(deps: SignupDeps, requestId: string, decision: 'approve' | 'deny'): ApprovalOutcome | { ok: true; denied: true } | undefined {
+  const row = requests.getSignupRequest(deps.db, requestId);
+  if (!row || effectiveStatus(row, deps.clock.now()) !== 'pending') return undefined;
+  if (decision === 'deny') {
+    requests.markDenied(deps.db, requestId, deps.clock.now());
+    closeSignupLinks(deps.db, requestId, 'denied', deps.clock.now());
+    return { ok: true, denied: true };
+  }
+  return approve(deps, row, { preapproved: false });
+}
+
+/**
+ * An agent-created login the key may still change (sections 4.8, 4.9): created by this key and
+ * younger than the change window (a deployment setting). Windows run from creation: a change at
+ * exactly the window's end is too late.
+ */
+function changeableLogin(deps: SignupDeps, key: FilingKey, label: string) {
+  const login = getLoginByLabel(deps.db, key.account_id, label);
+  if (!login || login.created_by_key !== key.id) return { login: undefined, inWindow: false };
+  const inWindow = deps.clock.now() < login.created_at + seconds(deps, 'login-change-window');
+  return { login, inWindow };
+}
+
+function entryOf(deps: SignupDeps, loginId: string): LoginEntry {
+  const login = getLogin(deps.db, loginId)!;
+  return loginEntry(login, extraSitesByLogin(deps.db, login.account_id).get(login.id) ?? [], tokensOf(deps.db, 'login', login.id));
+}
+
+/** POST /v1/logins/username. The body has passed the document's validation. */
+export function setLoginUsername(deps: SignupDeps, key: FilingKey, label: string, username: string): { login: LoginEntry } {
+  const { db, sealer } = deps;
+  return db.transaction(() => {
+    const { login, inWindow } = changeableLogin(deps, key, label);
+    const notFound = () => new ApiError(404, 'not_found', 'No login with this label that this key may change.');
+    if (!login) throw notFound();
+    const current = readUsername(db, sealer, login.id);
+    // Recorded once: the same username again is a success that writes and charges nothing.
+    if (current === username) return { login: entryOf(deps, login.id) };
+    if (current !== null) throw new ApiError(409, 'username_already_set', 'This login already has a different username.');
+    if (!inWindow) throw notFound();
+    deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
+    setUsername(db, sealer, login, username);
+    return { login: entryOf(deps, login.id) };
+  }).immediate();
+}
+
+/** POST /v1/logins/password: a new generated password behind the same tokens. */
+export function rotateLoginPassword(
+  deps: SignupDeps,
+  key: FilingKey,
+  body: Record<string, unknown>,
+): { login: LoginEntry; passwordPolicy: PasswordPolicy; rotated: true } {
+  const rules = readPasswordRules(body);
+  const label = body.label as string;
+  const { db, sealer } = deps;
+  return db.transaction(() => {
+    const { login, inWindow } = changeableLogin(deps, key, label);
+    if (!login || !inWindow || login.password_owner_managed === 1) {
+      throw new ApiError(409, 'not_rotatable', 'This key cannot rotate the password of this login (not its creator, past the change window, replaced by the account holder, or no such label).');
+    }
+    deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
+    setPassword(db, sealer, login.id, generatePassword(rules), false);
+    return { login: entryOf(deps, login.id), passwordPolicy: policyOf(rules), rotated: true as const };
+  }).immediate();
+}

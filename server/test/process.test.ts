@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { spawnServer, runFailingServer, type ServerProcess } from './process.js';
+import { openDb } from '../store/db.js';
+
+const started: ServerProcess[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.stop('SIGKILL')));
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function dataDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'vault-test-'));
+  dirs.push(d);
+  return d;
+}
+
+async function start(env: Record<string, string>, args: string[] = ['--demo']) {
+  const s = await spawnServer(env, args);
+  started.push(s);
+  return s;
+}
+
+function localConfig(dir: string) {
+  return JSON.parse(readFileSync(join(dir, 'local.json'), 'utf8')) as { keys: { agent: string; signup: string }; accountId: string };
+}
+
+describe('server process', () => {
+  it('when started with --demo, then it serves the demo account and keeps its data across restarts', async () => {
+    const dir = dataDir();
+    const first = await start({ VAULT_DATA_DIR: dir });
+    const { keys } = localConfig(dir);
+    const before = await (await fetch(`${first.base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } })).json();
+    expect(before.logins.length).toBeGreaterThan(0);
+    expect(statSync(join(dir, 'master.key')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'vault.db')).includes(Buffer.from('4111111111111111'))).toBe(false);
+    await first.stop();
+    const second = await start({ VAULT_DATA_DIR: dir });
+    expect(localConfig(dir).keys).toEqual(keys);
+    const after = await (await fetch(`${second.base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } })).json();
+    expect(after).toEqual(before);
+  });
+
+  it('when started with --reset, then it starts over with a new demo account', async () => {
+    const dir = dataDir();
+    const first = await start({ VAULT_DATA_DIR: dir });
+    const { accountId } = localConfig(dir);
+    await first.stop();
+    await start({ VAULT_DATA_DIR: dir }, ['--demo', '--reset']);
+    expect(localConfig(dir).accountId).not.toBe(accountId);
+  });
+
+  it('when killed with SIGKILL under a write load, then no acknowledged write is lost and the next start opens cleanly', async () => {
+    const dir = dataDir();
+    // A manual clock pins every request into one fixed window, so the counter must equal the acknowledged requests.
+    const env = { VAULT_DATA_DIR: dir, VAULT_CLOCK: 'manual:2026-01-05T12:00:10Z', VAULT_LIMITS: 'catalog-per-key=1000000,catalog-per-account=1000000' };
+    const server = await start(env);
+    const { keys } = localConfig(dir);
+    let acknowledged = 0;
+    let stop = false;
+    const worker = async () => {
+      while (!stop) {
+        try {
+          const res = await fetch(`${server.base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } });
+          await res.arrayBuffer();
+          if (res.status === 200) acknowledged++;
+        } catch {
+          return;
+        }
+      }
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    await new Promise((r) => setTimeout(r, 1500));
+    server.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    await server.stop();
+    expect(acknowledged).toBeGreaterThan(50);
+
+    const db = openDb(join(dir, 'vault.db'));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const counted = db.prepare("SELECT SUM(count) AS n FROM counters WHERE limit_id = 'catalog-per-key'").get() as { n: number };
+    db.close();
+    // Each acknowledged request committed its counter before answering; a request in flight may also have committed.
+    expect(counted.n).toBeGreaterThanOrEqual(acknowledged);
+    expect(counted.n).toBeLessThanOrEqual(acknowledged + 8);
+    const again = await start(env);
+    expect((await fetch(`${again.base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } })).status).toBe(200);
+  });
+
+  it('when two processes share the database file, then the per-key limit holds across both', async () => {
+    const dir = dataDir();
+    const env = { VAULT_DATA_DIR: dir, VAULT_CLOCK: 'manual:2026-01-05T12:00:10Z' };
+    const a = await start(env);
+    const b = await start(env);
+    const { keys } = localConfig(dir);
+    // The demo account is on Plus: 300 catalog requests per key per minute.
+    const statuses = await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        fetch(`${(i % 2 ? a : b).base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(300);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+  });
+});
+
+describe('start-up errors', () => {
+  it('when the port is in use, then one line and a non-zero exit', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dataDir(), PORT: String(port) });
+      expect(code).not.toBe(0);
+      expect(output.trim().split('\n')).toEqual([`credential-vault: port ${port} on 127.0.0.1 is in use; set PORT to another port`]);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('when the database has a newer schema, then one line, a non-zero exit and the file unchanged', async () => {
+    const dir = dataDir();
+    const file = join(dir, 'vault.db');
+    const raw = new Database(file);
+    raw.pragma('user_version = 9999');
+    raw.close();
+    const before = readFileSync(file);
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir });
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toMatch(/schema version 9999 is newer/);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('when the database cannot be opened, then one line and a non-zero exit', async () => {
+    const dir = dataDir();
+    const file = join(dir, 'vault.db');
+    writeFileSync(file, 'this is not a database file, just text that is long enough to have a header');
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir });
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toMatch(/cannot open the database/);
+  });
+
+  it('when the master key does not decrypt the data, then one line, a non-zero exit and no data changed', async () => {
+    const dir = dataDir();
+    const first = await start({ VAULT_DATA_DIR: dir });
+    await first.stop();
+    const file = join(dir, 'vault.db');
+    const before = readFileSync(file);
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir, VAULT_MASTER_KEY: 'ab'.repeat(32) });
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toMatch(/master key does not decrypt/);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { openDb, type Db } from '../store/db.js';
+import { Sealer } from '../store/secrets.js';
+import { ManualClock } from '../domain/clock.js';
+import { createApp } from '../app.js';
+import { loadContract, type Contract, type PlanName } from '../contract.js';
+import type { ServerConfig } from '../config.js';
+import { openAccount } from '../domain/accounts.js';
+import { createKey, addKeyLogin } from '../store/keys.js';
+
+let sharedContract: Contract | undefined;
+/** The bundled document, loaded once per test file. */
+export function contract(): Contract {
+  return (sharedContract ??= loadContract());
+}
+
+export interface TestServer {
+  base: string;
+  db: Db;
+  clock: ManualClock;
+  sealer: Sealer;
+  masterKey: Buffer;
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+  /** fetch relative to the server, with a Bearer key when given. */
+  call(path: string, init?: RequestInit & { key?: string; json?: unknown }): Promise<Response>;
+}
+
+/** A reference server on 127.0.0.1, port 0, over an in-memory database and a manual clock. */
+export async function startServer(options: { config?: Partial<ServerConfig>; db?: Db; clock?: ManualClock } = {}): Promise<TestServer> {
+  const db = options.db ?? openDb(':memory:');
+  const clock = options.clock ?? new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
+  const masterKey = randomBytes(32);
+  const logs: Record<string, unknown>[] = [];
+  const app = createApp({ db, clock, masterKey, contract: contract(), config: options.config, log: (l) => logs.push(l) });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    db,
+    clock,
+    sealer: new Sealer(masterKey),
+    masterKey,
+    logs,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    call(path, init = {}) {
+      const { key, json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
+      let body = rest.body;
+      if (json !== undefined) {
+        headers.set('content-type', 'application/json');
+        body = JSON.stringify(json);
+      }
+      return fetch(`${base}${path}`, { ...rest, headers, body });
+    },
+  };
+}
+
+/** An account on a plan with one key; options for signup permission and a scoped login list. */
+export function givenAccount(
+  t: Pick<TestServer, 'db' | 'clock'>,
+  options: { plan?: PlanName; signup?: boolean; scopedTo?: string[] } = {},
+): { accountId: string; keyId: string; key: string; addKey(o?: { signup?: boolean; scopedTo?: string[] }): { keyId: string; key: string } } {
+  const account = openAccount(t.db, { plan: options.plan ?? 'Free', name: 'Test account', now: t.clock.now() });
+  const addKey = (o: { signup?: boolean; scopedTo?: string[] } = {}) => {
+    const { row, secret } = createKey(t.db, {
+      accountId: account.id,
+      name: 'test key',
+      signupEnabled: o.signup ?? false,
+      scoped: o.scopedTo !== undefined,
+      now: t.clock.now(),
+    });
+    for (const loginId of o.scopedTo ?? []) addKeyLogin(t.db, row.id, loginId);
+    return { keyId: row.id, key: secret };
+  };
+  const first = addKey(options);
+  return { accountId: account.id, ...first, addKey };
+}
