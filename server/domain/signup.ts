@@ -109,8 +109,10 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
     }
 
     const pendingLimit = deps.contract.limit('pending-signup-requests');
-    if (requests.countPending(db, key.account_id, now) > value(deps, pendingLimit.id)) {
-      throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', 'Five signup requests already await the account holder; poll them before filing another.');
+    const maxPending = value(deps, pendingLimit.id);
+    // The new request is already counted: refuse when it would be one too many.
+    if (requests.countPending(db, key.account_id, now) > maxPending) {
+      throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', `${maxPending} signup requests already await the account holder; poll them before filing another.`);
     }
     insertLink(db, sealer, { accountId: key.account_id, kind: 'signup', signupRequestId: requestId, now, expiresAt });
     return { requestId, status: 'pending', expiresAt };

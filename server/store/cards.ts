@@ -42,7 +42,7 @@ export function insertCard(db: Db, sealer: Sealer, input: NewCard): string {
 }
 
 export function listCards(db: Db, accountId: string): CardRow[] {
-  return stmt(db, 'SELECT id, account_id, any_site, agent, created_at FROM cards WHERE account_id = ? ORDER BY created_at, id').all(
+  return stmt(db, 'SELECT id, account_id, any_site, agent, created_at FROM cards WHERE account_id = ? ORDER BY created_at, rowid').all(
     accountId,
   ) as CardRow[];
 }

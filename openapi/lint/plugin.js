@@ -1,0 +1,309 @@
+// Lint rules for the conventions of openapi/README.md that Redocly's configurable rules cannot
+// express: they compare one part of the document with another (an operation with the root, a
+// response with the shared `Error` schema, the document with extensions.md).
+//
+// Lessons:
+// - Inside a visitor, children that are `$ref`s are still references, and a `$ref` is relative
+//   to the file it is written in; `follow` resolves against that file, never the visited one.
+// - Top-level visitors see a shared node (components/responses/Unauthorized.yaml) once, so the
+//   per-operation rules start at `Operation` and resolve what they need by hand.
+// - A rule that throws stops every rule on the document, so every read is guarded.
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+
+const CLIENT_ERROR = /^4(\d\d|XX)$/;
+const SECTION_NUMBER = /^\d+(\.\d+)*$/;
+const JSON_MEDIA_TYPE = /^application\/(.+\+)?json$/;
+const EXTENSIONS_DOC = new URL('../extensions.md', import.meta.url);
+const MAX_REF_HOPS = 16;
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRef = (value) => isObject(value) && typeof value.$ref === 'string';
+
+/** The node at `raw` (written at `location`), with every `$ref` resolved, and where it lives. */
+function follow(ctx, raw, location) {
+  let node = raw;
+  let at = location;
+  for (let hop = 0; isRef(node); hop++) {
+    if (hop === MAX_REF_HOPS) return { node: undefined, location: at };
+    const resolved = ctx.resolve(node, at.source.absoluteRef);
+    if (!resolved.location) return { node: undefined, location: at };
+    node = resolved.node;
+    at = resolved.location;
+  }
+  return { node, location: at };
+}
+
+/** The member `key` of an already followed node, itself followed. */
+function member(ctx, entry, key) {
+  const container = entry.node;
+  if (typeof container !== 'object' || container === null || !(key in container)) return { node: undefined, location: entry.location };
+  return follow(ctx, entry.node[key], entry.location.child([key]));
+}
+
+/** The component name a `$ref` target stands for: `Error` for `Error.yaml` or `#/components/schemas/Error`. */
+function componentName(location) {
+  const pointer = location.pointer ?? '';
+  const named = /^#\/components\/schemas\/([^/]+)$/.exec(pointer);
+  if (named) return decodeURIComponent(named[1]).replace(/~1/g, '/').replace(/~0/g, '~');
+  if (pointer === '' || pointer === '#' || pointer === '#/') {
+    const file = location.source.absoluteRef;
+    return basename(file, extname(file));
+  }
+  return undefined;
+}
+
+/** Whether `raw` (written at `location`) is a `$ref` whose target, after any hops, is one of `names`. */
+function refersTo(ctx, raw, location, names) {
+  let node = raw;
+  let at = location;
+  for (let hop = 0; isRef(node) && hop < MAX_REF_HOPS; hop++) {
+    const resolved = ctx.resolve(node, at.source.absoluteRef);
+    if (!resolved.location) return false;
+    if (names.includes(componentName(resolved.location))) return true;
+    node = resolved.node;
+    at = resolved.location;
+  }
+  return false;
+}
+
+/** The codes a narrowing member of an error schema allows (`code: {enum}` or `code: {const}`). */
+function narrowedCodes(ctx, schemaEntry) {
+  const code = member(ctx, member(ctx, schemaEntry, 'properties'), 'code').node;
+  if (!isObject(code)) return undefined;
+  if (Array.isArray(code.enum) && code.enum.length > 0) return code.enum;
+  if ('const' in code) return [code.const];
+  return undefined;
+}
+
+/** What is wrong with the schema of one JSON media type of an error response, if anything. */
+function errorSchemaProblem(ctx, mediaType, errorSchemas) {
+  const shared = errorSchemas.map((name) => `\`${name}\``).join(' or ');
+  const raw = isObject(mediaType.node) ? mediaType.node.schema : undefined;
+  const rawLocation = mediaType.location.child(['schema']);
+  if (raw === undefined) return { problem: 'has no schema', location: mediaType.location };
+  if (refersTo(ctx, raw, rawLocation, errorSchemas)) {
+    return { problem: `is ${shared} without narrowing \`code\`: use allOf: [${errorSchemas[0]}, {properties: {code: {enum|const}}}]`, location: rawLocation };
+  }
+  const schema = follow(ctx, raw, rawLocation);
+  const allOf = member(ctx, schema, 'allOf');
+  if (!Array.isArray(allOf.node) || allOf.node.length < 2) {
+    return { problem: `is not allOf: [${errorSchemas[0]}, {properties: {code: {enum|const}}}]`, location: schema.location };
+  }
+  if (!refersTo(ctx, allOf.node[0], allOf.location.child([0]), errorSchemas)) {
+    return { problem: `does not have the shared ${shared} as the first member of its allOf`, location: allOf.location.child([0]) };
+  }
+  const narrows = allOf.node.slice(1).some((_, i) => narrowedCodes(ctx, member(ctx, allOf, i + 1)) !== undefined);
+  if (!narrows) return { problem: 'does not narrow `code` with an enum or const', location: allOf.location };
+  return {};
+}
+
+/** Every code the JSON bodies of a response narrow to, whatever their first `allOf` member. */
+function documentedCodes(ctx, response) {
+  const codes = new Set();
+  const content = member(ctx, response, 'content');
+  for (const type of Object.keys(isObject(content.node) ? content.node : {})) {
+    const schema = member(ctx, member(ctx, content, type), 'schema');
+    const allOf = member(ctx, schema, 'allOf');
+    const members = Array.isArray(allOf.node) ? allOf.node.map((_, i) => member(ctx, allOf, i)) : [schema];
+    for (const m of members) for (const c of narrowedCodes(ctx, m) ?? []) codes.add(c);
+  }
+  return codes;
+}
+
+/** Reports each (location, message) once: a shared response is reached from many operations. */
+function reporter(ctx, seen) {
+  return (message, location) => {
+    const key = `${location.source.absoluteRef}${location.pointer}\n${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    ctx.report({ message, location });
+  };
+}
+
+function operationName(operation, ctx) {
+  return operation.operationId ? `\`${operation.operationId}\`` : `at ${ctx.location.pointer}`;
+}
+
+function ErrorResponseSchema(options) {
+  const errorSchemas = options?.errorSchemas ?? ['Error'];
+  const seen = new Set();
+  return {
+    Operation: {
+      enter(operation, ctx) {
+        const report = reporter(ctx, seen);
+        const responses = member(ctx, { node: operation, location: ctx.location }, 'responses');
+        if (!isObject(responses.node)) return;
+        for (const status of Object.keys(responses.node)) {
+          if (!CLIENT_ERROR.test(status)) continue;
+          const response = member(ctx, responses, status);
+          const content = member(ctx, response, 'content');
+          if (!isObject(content.node) || Object.keys(content.node).length === 0) {
+            report(`The ${status} response has no body; every client error is a JSON \`{code, error}\`.`, response.location);
+            continue;
+          }
+          for (const type of Object.keys(content.node)) {
+            const mediaType = member(ctx, content, type);
+            if (!JSON_MEDIA_TYPE.test(type)) {
+              report(`The ${status} response is ${type}; every client error is JSON.`, mediaType.location);
+              continue;
+            }
+            const { problem, location } = errorSchemaProblem(ctx, mediaType, errorSchemas);
+            if (problem) report(`The schema of the ${status} response ${problem}.`, location);
+          }
+        }
+      },
+    },
+  };
+}
+
+function LimitIdsDefined() {
+  let defined = new Set();
+  return {
+    Root: {
+      enter(root) {
+        defined = new Set(isObject(root['x-limits']) ? Object.keys(root['x-limits']) : []);
+      },
+    },
+    Operation: {
+      enter(operation, ctx) {
+        const ids = operation['x-limits'];
+        if (ids === undefined) return;
+        if (!Array.isArray(ids)) {
+          ctx.report({ message: '`x-limits` is an array of ids of the root `x-limits`.', location: ctx.location.child(['x-limits']) });
+          return;
+        }
+        ids.forEach((id, i) => {
+          if (typeof id !== 'string' || !defined.has(id)) {
+            ctx.report({
+              message: `\`${String(id)}\` is not a limit of the root \`x-limits\`.`,
+              location: ctx.location.child(['x-limits', i]),
+            });
+          }
+        });
+      },
+    },
+  };
+}
+
+function ValidationErrorCodeDocumented() {
+  return {
+    Operation: {
+      enter(operation, ctx) {
+        const code = operation['x-validation-error-code'];
+        if (code === undefined) return;
+        const location = ctx.location.child(['x-validation-error-code']);
+        const responses = member(ctx, { node: operation, location: ctx.location }, 'responses');
+        const badRequest = member(ctx, responses, '400');
+        if (!isObject(badRequest.node)) {
+          ctx.report({ message: `${operationName(operation, ctx)} has \`x-validation-error-code\` but documents no 400 response.`, location });
+          return;
+        }
+        const documented = documentedCodes(ctx, badRequest);
+        if (!documented.has(code)) {
+          ctx.report({
+            message: `\`x-validation-error-code: ${String(code)}\` is not one of the 400 codes of ${operationName(operation, ctx)} (${[...documented].join(', ') || 'none'}).`,
+            location,
+          });
+        }
+      },
+    },
+  };
+}
+
+function documentedExtensions() {
+  const text = readFileSync(EXTENSIONS_DOC, 'utf8');
+  return new Set([...text.matchAll(/^## `(x-[^`]+)`/gm)].map((m) => m[1]));
+}
+
+function ExtensionsDocumented() {
+  const documented = documentedExtensions();
+  const seen = new Set();
+  return {
+    any: {
+      enter(node, ctx) {
+        const prefix = ctx.type?.extensionsPrefix;
+        if (!prefix || !isObject(node)) return;
+        const report = reporter(ctx, seen);
+        for (const key of Object.keys(node)) {
+          if (key.startsWith(prefix) && !documented.has(key)) {
+            report(`\`${key}\` is not documented in openapi/extensions.md (a "## \`${key}\`" heading).`, ctx.location.child([key]).key());
+          }
+        }
+      },
+    },
+  };
+}
+
+function SecuredOperationResponses() {
+  let rootSecurity = [];
+  return {
+    Root: {
+      enter(root) {
+        rootSecurity = Array.isArray(root.security) ? root.security : [];
+      },
+    },
+    Operation: {
+      enter(operation, ctx) {
+        const security = Array.isArray(operation.security) ? operation.security : rootSecurity;
+        const secured = security.some((requirement) => isObject(requirement) && Object.keys(requirement).length > 0);
+        if (!secured) return;
+        const name = operationName(operation, ctx);
+        const responses = member(ctx, { node: operation, location: ctx.location }, 'responses');
+        if (!isObject(responses.node)) return;
+        if (!('401' in responses.node)) {
+          ctx.report({ message: `${name} is secured but documents no 401 response.`, location: responses.location.key() });
+        }
+        for (const status of Object.keys(responses.node)) {
+          const headers = member(ctx, member(ctx, responses, status), 'headers').node;
+          const names = isObject(headers) ? Object.keys(headers).map((h) => h.toLowerCase()) : [];
+          if (!names.includes('cache-control')) {
+            ctx.report({
+              message: `The ${status} response of secured ${name} has no \`Cache-Control\` header (authenticated responses are \`no-store\`).`,
+              location: responses.location.child([status]).key(),
+            });
+          }
+        }
+      },
+    },
+  };
+}
+
+function SpecSectionsFormat() {
+  return {
+    Operation: {
+      enter(operation, ctx) {
+        const sections = operation['x-spec-sections'];
+        if (sections === undefined) return;
+        if (!Array.isArray(sections) || sections.length === 0) {
+          ctx.report({ message: '`x-spec-sections` is a non-empty array of section numbers.', location: ctx.location.child(['x-spec-sections']) });
+          return;
+        }
+        sections.forEach((section, i) => {
+          if (typeof section !== 'string' || !SECTION_NUMBER.test(section)) {
+            ctx.report({
+              message: `\`${String(section)}\` is not a section number such as "4.8" (a quoted string).`,
+              location: ctx.location.child(['x-spec-sections', i]),
+            });
+          }
+        });
+      },
+    },
+  };
+}
+
+export default function vaultPlugin() {
+  return {
+    id: 'vault',
+    rules: {
+      oas3: {
+        'error-response-schema': ErrorResponseSchema,
+        'limit-ids-defined': LimitIdsDefined,
+        'validation-error-code-documented': ValidationErrorCodeDocumented,
+        'extensions-documented': ExtensionsDocumented,
+        'secured-operation-responses': SecuredOperationResponses,
+        'spec-sections-format': SpecSectionsFormat,
+      },
+    },
+  };
+}

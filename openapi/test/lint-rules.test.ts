@@ -1,0 +1,223 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLintReports, REDOCLY, ROOT, type LintReport } from '../../scripts/redocly.js';
+
+/**
+ * Our lint rules (redocly.yaml and openapi/lint/plugin.js) against two small documents: one that
+ * breaks each rule once, one that keeps them all. A clean lint of the real document alone cannot
+ * tell a working rule from one that never fires.
+ */
+
+const HEADER = `openapi: 3.1.0
+info:
+  title: Lint rule fixture
+  version: 1.0.0
+  license: {name: Apache 2.0, url: https://www.apache.org/licenses/LICENSE-2.0.html}
+servers:
+  - url: https://vault.test
+security:
+  - ApiKey: []
+tags:
+  - name: Things
+    description: Things.
+x-limits:
+  known-limit: {kind: rate, scope: key, value: 1, window: {type: fixed, seconds: 60}, status: 429, code: rate_limited, retryAfter: true}
+`;
+
+const COMPONENTS = `components:
+  securitySchemes:
+    ApiKey: {type: http, scheme: bearer}
+  headers:
+    NoStore:
+      required: true
+      schema: {type: string, const: no-store}
+      example: no-store
+  schemas:
+    Error:
+      type: object
+      required: [code, error]
+      properties:
+        code: {type: string}
+        error: {type: string}
+  responses:
+    Unauthorized:
+      description: No key.
+      headers:
+        Cache-Control: {$ref: '#/components/headers/NoStore'}
+      content:
+        application/json:
+          schema:
+            allOf:
+              - $ref: '#/components/schemas/Error'
+              - properties: {code: {const: unauthorized}}
+          examples:
+            unauthorized: {value: {code: unauthorized, error: No key.}}
+`;
+
+const CONFORMING = `${HEADER}paths:
+  /v1/things:
+    post:
+      operationId: createThing
+      summary: Create a thing
+      description: Creates a thing.
+      tags: [Things]
+      x-spec-sections: ['4.1', '8']
+      x-limits: [known-limit]
+      x-validation-error-code: bad_request
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object}
+            examples:
+              thing: {value: {}}
+      responses:
+        '201':
+          description: Created.
+          headers:
+            Cache-Control: {$ref: '#/components/headers/NoStore'}
+          content:
+            application/json:
+              schema: {type: object}
+              examples:
+                created: {value: {}}
+        '400':
+          description: Bad body.
+          headers:
+            Cache-Control: {$ref: '#/components/headers/NoStore'}
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - $ref: '#/components/schemas/Error'
+                  - required: [code]
+                    properties: {code: {enum: [bad_request, invalid_email]}}
+              examples:
+                bad_request: {value: {code: bad_request, error: Bad body.}}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+${COMPONENTS}`;
+
+const VIOLATING = `${HEADER}paths:
+  /v1/things:
+    post:
+      operationId: create_thing
+      summary: Create a thing
+      tags: [Things]
+      x-spec-sections: ['4.x', 9]
+      x-limits: [known-limit, unknown-limit]
+      x-validation-error-code: invalid_website
+      x-undocumented-extension: true
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object}
+            examples:
+              thing: {value: {}}
+      responses:
+        '201':
+          description: Created, but without Cache-Control.
+          headers:
+            Retry-After:
+              schema: {type: integer}
+          content:
+            application/json:
+              schema: {type: object}
+        '400':
+          description: Bad body.
+          headers:
+            Cache-Control: {$ref: '#/components/headers/NoStore'}
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - $ref: '#/components/schemas/Error'
+                  - properties: {code: {enum: [bad_request]}}
+              examples:
+                bad_request: {value: {code: bad_request, error: Bad body.}}
+        '404':
+          description: Error without narrowing.
+          headers:
+            Cache-Control: {$ref: '#/components/headers/NoStore'}
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
+              examples:
+                not_found: {value: {code: not_found, error: Gone.}}
+        '409':
+          description: Narrowed, but not on Error.
+          headers:
+            Cache-Control: {$ref: '#/components/headers/NoStore'}
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - {type: object}
+                  - properties: {code: {const: conflict}}
+              examples:
+                conflict: {value: {code: conflict}}
+        '422':
+          description: No body at all.
+          headers:
+            Cache-Control: {$ref: '#/components/headers/NoStore'}
+${COMPONENTS}`;
+
+function lint(dir: string, file: string): LintReport {
+  const run = spawnSync(REDOCLY, ['lint', join(dir, file), '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  const [report] = parseLintReports(run.stdout);
+  if (!report) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
+  return report;
+}
+
+describe('the lint rules of redocly.yaml and openapi/lint/plugin.js', () => {
+  let dir = '';
+  let conforming: LintReport;
+  let violating: LintReport;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vault-lint-'));
+    writeFileSync(join(dir, 'conforming.yaml'), CONFORMING);
+    writeFileSync(join(dir, 'violating.yaml'), VIOLATING);
+    conforming = lint(dir, 'conforming.yaml');
+    violating = lint(dir, 'violating.yaml');
+  });
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const found = (ruleId: string) =>
+    violating.problems.filter((p) => p.ruleId === ruleId).map((p) => p.location[0]!.pointer.replace('#/paths/~1v1~1things/post', ''));
+
+  it('when a document keeps every convention, then nothing is reported', () => {
+    expect(conforming.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+  });
+
+  it.each([
+    ['rule/operation-id-camel-case', ['/operationId']],
+    ['rule/operation-documented', ['']],
+    ['rule/response-media-type-examples', ['/responses/201/content/application~1json']],
+    ['rule/response-header-example', ['/responses/201/headers/Retry-After']],
+    ['vault/spec-sections-format', ['/x-spec-sections/0', '/x-spec-sections/1']],
+    ['vault/limit-ids-defined', ['/x-limits/1']],
+    ['vault/validation-error-code-documented', ['/x-validation-error-code']],
+    ['vault/extensions-documented', ['/x-undocumented-extension']],
+    ['vault/secured-operation-responses', ['/responses', '/responses/201']],
+    [
+      'vault/error-response-schema',
+      [
+        '/responses/404/content/application~1json/schema',
+        '/responses/409/content/application~1json/schema/allOf/0',
+        '/responses/422',
+      ],
+    ],
+  ])('when a document breaks %s, then it reports exactly there', (ruleId, pointers) => {
+    expect(found(ruleId).sort()).toEqual([...pointers].sort());
+  });
+});

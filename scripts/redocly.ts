@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const REDOCLY = join(ROOT, 'node_modules', '.bin', 'redocly');
+
+export interface Api {
+  /** The name in redocly.yaml's `apis` (`main@v1`). */
+  name: string;
+  /** The root file, relative to the repository. */
+  root: string;
+  /** The bundle's base name in dist/: the root's own (`openapi`, `fixtures`). */
+  output: string;
+}
+
+/**
+ * The documents of redocly.yaml's `apis` whose root file exists. A document listed there may not
+ * be written yet; the tools then work on the others rather than fail on a file nobody has made.
+ */
+export function apis(): Api[] {
+  const config = parse(readFileSync(join(ROOT, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, { root: string }> };
+  return Object.entries(config.apis ?? {})
+    .map(([name, { root }]) => ({ name, root, output: basename(root, extname(root)) }))
+    .filter((api) => existsSync(join(ROOT, api.root)));
+}
+
+export interface LintReport {
+  totals: { errors: number; warnings: number; ignored: number };
+  problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ source: { ref: string }; pointer: string }> }>;
+}
+
+/** `redocly lint --format=json` prints one JSON object per document, back to back. */
+export function parseLintReports(text: string): LintReport[] {
+  const reports: LintReport[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' && depth++ === 0) start = i;
+    else if (c === '}' && --depth === 0) reports.push(JSON.parse(text.slice(start, i + 1)) as LintReport);
+  }
+  return reports;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDb, migrate } from '../store/db.js';
+import { Sealer, verifyMasterKey, WrongMasterKeyError } from '../store/secrets.js';
+import { openAccount } from '../domain/accounts.js';
+import { createKey, findLiveKey } from '../store/keys.js';
+import { insertLogin, readPassword } from '../store/logins.js';
+import { insertCard } from '../store/cards.js';
+
+describe('store', () => {
+  it('when opened, then WAL, foreign keys and the latest schema version are in force, and migrating again changes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-store-'));
+    try {
+      const db = openDb(join(dir, 'v.db'));
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      const version = db.pragma('user_version', { simple: true });
+      expect(version).toBeGreaterThanOrEqual(1);
+      migrate(db);
+      expect(db.pragma('user_version', { simple: true })).toBe(version);
+      const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as { name: string; sql: string }[];
+      for (const t of tables) expect(t.sql, t.name).toMatch(/STRICT/);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when a secret is sealed, then only the same key opens it and tampering is detected', () => {
+    const a = new Sealer(randomBytes(32));
+    const b = new Sealer(randomBytes(32));
+    const blob = a.seal('4242424242424242');
+    expect(blob.includes(Buffer.from('4242424242424242'))).toBe(false);
+    expect(a.open(blob)).toBe('4242424242424242');
+    expect(() => b.open(blob)).toThrow(WrongMasterKeyError);
+    const tampered = Buffer.from(blob);
+    tampered[tampered.length - 1]! ^= 1;
+    expect(() => a.open(tampered)).toThrow(WrongMasterKeyError);
+  });
+
+  it('when the database was written under one key, then another key is refused at start', () => {
+    const db = openDb(':memory:');
+    verifyMasterKey(db, new Sealer(randomBytes(32)));
+    expect(() => verifyMasterKey(db, new Sealer(randomBytes(32)))).toThrow(WrongMasterKeyError);
+  });
+
+  it('when secrets are stored, then the database file holds none of them in plain text', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-store-'));
+    try {
+      const file = join(dir, 'v.db');
+      const db = openDb(file);
+      const sealer = new Sealer(randomBytes(32));
+      const now = Date.now();
+      const account = openAccount(db, { plan: 'Free', name: 'x', now });
+      const { secret } = createKey(db, { accountId: account.id, name: 'k', signupEnabled: false, scoped: false, now });
+      const loginId = insertLogin(db, sealer, {
+        accountId: account.id,
+        label: 'acme',
+        website: 'acme.com',
+        extraWebsites: [],
+        email: 'plain-email@example.com',
+        username: 'plain-username',
+        password: 'plain-password-123',
+        totpSecret: 'PLAINTOTPSECRET',
+        now,
+      });
+      insertCard(db, sealer, { accountId: account.id, number: '4242424242424242', anySite: true, allow: [], block: [], agent: false, limits: null, now });
+      expect(findLiveKey(db, secret)?.account_id).toBe(account.id);
+      expect(readPassword(db, sealer, loginId)).toBe('plain-password-123');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+      const bytes = readFileSync(file);
+      for (const s of ['plain-email@example.com', 'plain-username', 'plain-password-123', 'PLAINTOTPSECRET', '4242424242424242', secret]) {
+        expect(bytes.includes(Buffer.from(s)), s).toBe(false);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
