@@ -18,9 +18,12 @@ import type { Handlers, Services } from './http/handlers.js';
 import { tokenHandlers } from './http/tokens.js';
 import { recipeHandlers } from './http/recipes.js';
 import { signupHandlers } from './http/signup.js';
-import { linkHandlers } from './http/links.js';
+import { linkHandlers, linkNoStore } from './http/links.js';
 import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRoute } from './http/docs.js';
+import { warmValidator } from './http/warm.js';
+import { RecipeRegistry } from './domain/recipes.js';
+import { loadRelease, type Release } from './domain/registry.js';
 
 export interface AppOptions {
   db: Db;
@@ -30,6 +33,10 @@ export interface AppOptions {
   masterKey: Buffer;
   contract?: Contract;
   log?: Log;
+  /** The recipe registry release to serve; by default the newest file in server/registry. */
+  release?: Release;
+  /** A ready recipe registry (tests pass one to drive its screening queue); built from `release` otherwise. */
+  recipes?: RecipeRegistry;
 }
 
 const handlers: Handlers = { ...tokenHandlers, ...recipeHandlers, ...signupHandlers, ...linkHandlers };
@@ -46,7 +53,8 @@ export function createApp(options: AppOptions) {
   const log = options.log ?? jsonLog;
   const sealer = new Sealer(options.masterKey);
   const limiter = new Limiter(options.db, options.clock, contract, { overrides: config.limitOverrides });
-  const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config };
+  const recipes = options.recipes ?? new RecipeRegistry({ db: options.db, clock: options.clock, contract, log }, options.release ?? loadRelease(contract));
+  const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes };
 
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(contract.doc) as never,
@@ -69,6 +77,7 @@ export function createApp(options: AppOptions) {
   app.get(['/docs', '/docs/'], docsRoute());
   if (config.adminToken) app.use('/_fixtures', fixturesRouter(services, config.adminToken));
   app.use(matchOperation(contract));
+  app.use(linkNoStore);
   app.use(init!, ...metadata!, ...responses!);
   app.use(authenticate(options.db));
   app.use(perMinuteLimits(limiter));
@@ -82,5 +91,8 @@ export function createApp(options: AppOptions) {
     if (!res.headersSent) next(new Error(`${op.operationId} sent no response`));
   });
   app.use(errorHandler(contract, log));
-  return app;
+  // Compiles every validator before the first request (main.ts awaits it before listening).
+  let warmed: Promise<void> | undefined;
+  const ready = () => (warmed ??= warmValidator(app, contract, { init: init!, metadata: metadata!, requests: requests!, responses: responses! }));
+  return Object.assign(app, { ready });
 }

@@ -10,6 +10,7 @@ import { parseLimitOverrides } from './config.js';
 import { loadMasterKey } from './master-key.js';
 import { createApp } from './app.js';
 import { seedDemo, type DemoAccount } from './demo.js';
+import { loadRelease, type Release } from './domain/registry.js';
 
 /** Reads settings, opens the store, listens. Every start-up failure is one line and a non-zero exit. */
 
@@ -40,6 +41,14 @@ mkdirSync(dataDir, { recursive: true });
 let contract;
 try {
   contract = loadContract();
+} catch (e) {
+  fail((e as Error).message);
+}
+
+// The recipe registry release (VAULT_REGISTRY_FILE, default: the newest in server/registry); a broken one stops the start.
+let release: Release;
+try {
+  release = loadRelease(contract, env.VAULT_REGISTRY_FILE ? resolve(env.VAULT_REGISTRY_FILE) : undefined);
 } catch (e) {
   fail((e as Error).message);
 }
@@ -79,12 +88,16 @@ const app = createApp({
   clock,
   masterKey,
   contract,
+  release,
   config: {
     validateResponses: env.VAULT_VALIDATE_RESPONSES !== '0',
     adminToken,
     limitOverrides,
   },
 });
+
+// Compile every validator before listening, so the first request is answered as fast as the rest.
+await app.ready();
 
 const port = Number(env.PORT ?? 8080);
 const host = env.HOST ?? '127.0.0.1';

@@ -31,6 +31,19 @@ assertType<Equal<JsonBody<'setLoginUsername', 400>['code'], 'bad_request' | 'inv
 assertType<Equal<JsonBody<'setLoginUsername', 401>['code'], 'unauthorized' | 'invalid_api_key'>>();
 assertType<Equal<JsonBody<'setLoginUsername', 429>['code'], 'rate_limited' | 'daily_limit'>>();
 assertType<Equal<JsonBody<'getRecipeSubmission', 404>['code'], 'not_found'>>();
+assertType<Equal<JsonBody<'rotateLoginPassword', 409>['code'], 'not_rotatable'>>();
+assertType<Equal<JsonBody<'fileSignupRequest', 403>['code'], 'signup_not_enabled' | 'login_limit'>>();
+assertType<Equal<JsonBody<'fileSignupRequest', 429>['code'], 'rate_limited' | 'too_many_pending'>>();
+assertType<Equal<JsonBody<'getSignupRequest', 403>['code'], 'scope_denied'>>();
+
+// A polled signup request is a union on `status`; only an approved one carries the login.
+type SignupStatus = JsonBody<'getSignupRequest', 200>;
+assertType<Equal<SignupStatus['status'], 'pending' | 'approved' | 'denied' | 'expired'>>();
+export function loginOf(answer: SignupStatus): Schemas['LoginEntry'] | undefined {
+  if (answer.status === 'approved') return answer.login;
+  // @ts-expect-error a pending, denied or expired request has no login
+  return answer.login;
+}
 
 // Wire names are the specification's, never renamed.
 assertType<Equal<Schemas['CardEntry']['anySite'], boolean>>();

@@ -5,6 +5,7 @@ import type { Clock } from '../domain/clock.js';
 import type { Limiter } from '../domain/limiter.js';
 import type { Contract } from '../contract.js';
 import type { ServerConfig } from '../config.js';
+import type { RecipeRegistry } from '../domain/recipes.js';
 
 /** What every handler may use; handlers take validated input and call the domain. */
 export interface Services {
@@ -14,6 +15,8 @@ export interface Services {
   limiter: Limiter;
   contract: Contract;
   config: ServerConfig;
+  /** The recipe registry: the loaded release, contributions, lookups and screening. */
+  recipes: RecipeRegistry;
 }
 
 export type Handler = (req: Request, res: Response, services: Services) => void | Promise<void>;

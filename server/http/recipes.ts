@@ -1,4 +1,35 @@
 import type { Handlers } from './handlers.js';
+import { context, requireKey } from './context.js';
 
-/** Tag Recipes: getRecipes, submitRecipe, getRecipeSubmission. */
-export const recipeHandlers: Handlers = {};
+/** Section 4.2: the index and full bundle may be cached by anyone; a per-URL lookup never. */
+const INDEX_CACHE = 'public, max-age=300';
+const LOOKUP_CACHE = 'no-store';
+
+/**
+ * Tag Recipes: getRecipes, submitRecipe, getRecipeSubmission. The body cap, `$` removal and the
+ * document's validation are applied by the pipeline; the registry's rules are the domain's
+ * (server/domain/recipes.ts, described in docs/recipes.md).
+ */
+export const recipeHandlers: Handlers = {
+  getRecipes(req, res, { recipes }) {
+    const url = req.query.url;
+    if (url !== undefined) {
+      res.setHeader('Cache-Control', LOOKUP_CACHE);
+      res.status(200).json(recipes.lookup(typeof url === 'string' ? url : ''));
+      return;
+    }
+    res.setHeader('Cache-Control', INDEX_CACHE);
+    res.status(200).json({ recipes: recipes.index(req.query.full === '1') });
+  },
+
+  submitRecipe(req, res, { recipes, limiter }) {
+    const accepted = recipes.submit(requireKey(req), req.body, limiter);
+    res.status(202).json(accepted);
+    // Screening runs after the response (section 3), never before it.
+    recipes.screening.add(accepted.id);
+  },
+
+  getRecipeSubmission(req, res, { recipes }) {
+    res.status(200).json(recipes.submission(requireKey(req), context(req).params.id!));
+  },
+};

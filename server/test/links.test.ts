@@ -175,6 +175,25 @@ describe('getChallengeRequest', () => {
   });
 });
 
+describe('account-holder links', () => {
+  it('when any link answers, success or error, then it carries Cache-Control: no-store', async () => {
+    const a = givenAccount(t);
+    const purchase = await create(a.accountId, 'purchase-approvals');
+    const cvv = await create(a.accountId, 'cvv-requests');
+    const answers = [
+      await t.call(`/v1/approvals/${purchase.token}`),
+      await t.call(`/v1/approvals/${purchase.token}/decide`, { method: 'POST', json: { decision: 'perhaps' } }),
+      await t.call(`/v1/approvals/${purchase.token}/decide`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
+      await t.call(`/v1/cvv-requests/${cvv.token}`),
+      await t.call(`/v1/cvv-requests/${cvv.token}`),
+      await t.call('/v1/challenge-requests/lnk_unknown'),
+      await t.call('/v1/signup-requests/lnk_unknown', { method: 'POST', json: { decision: 'approve' } }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 400, 200, 404, 404, 404]);
+    for (const r of answers) expect(r.headers.get('cache-control'), r.url).toBe('no-store');
+  });
+});
+
 describe('getProxyHealth', () => {
   it('when asked without a key, then 200 with ok true', async () => {
     const res = await t.call('/health');

@@ -12,40 +12,7 @@ export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
 export function startSignupServer(config: Partial<ServerConfig> = {}): Promise<TestServer> {
-  // DRAFT-HOOK: until the document's signup paths exist, tests may run against a draft bundle.
-  if (process.env.SIGNUP_DRAFT_BUNDLE) return startDraft({ adminToken: ADMIN, ...config });
   return startServer({ config: { adminToken: ADMIN, ...config } });
-}
-
-async function startDraft(config: Partial<ServerConfig>): Promise<TestServer> {
-  const { openDb } = await import('../store/db.js');
-  const { ManualClock } = await import('../domain/clock.js');
-  const { Sealer } = await import('../store/secrets.js');
-  const { createApp } = await import('../app.js');
-  const { loadContract } = await import('../contract.js');
-  const { randomBytes } = await import('node:crypto');
-  const db = openDb(':memory:');
-  const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
-  const masterKey = randomBytes(32);
-  const logs: Record<string, unknown>[] = [];
-  const contract = loadContract(process.env.SIGNUP_DRAFT_BUNDLE);
-  const app = createApp({ db, clock, masterKey, contract, config, log: (l) => logs.push(l) });
-  const server = await new Promise<import('node:http').Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
-  return {
-    base, db, clock, sealer: new Sealer(masterKey), masterKey, logs,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-    call(path, init = {}) {
-      const { key, json, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
-      let body = rest.body;
-      if (json !== undefined) { headers.set('content-type', 'application/json'); body = JSON.stringify(json); }
-      return fetch(`${base}${path}`, { ...rest, headers, body });
-    },
-  };
 }
 
 export type Account = ReturnType<typeof givenAccount>;

@@ -1,0 +1,197 @@
+// npm run bench [-- --duration 5 --rounds 3 --connections 50 --warmup 1 --extra-paths 200]
+//
+// Load-tests GET /v1/tokens of the reference server against baselines measured in the same run:
+// raw node:http and a bare Express route serving the same catalog bytes, and Prism mocking the
+// document. Servers run in child processes on one core, the load generator (autocannon) here on
+// the other; variants alternate over rounds so drift touches all of them alike. Results are
+// ratios to the baselines, never absolute thresholds. Loopback only; every process it starts is
+// stopped. Any non-2xx answer makes the run invalid (exit 1). Not part of `npm test`.
+import autocannon from 'autocannon';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { withExtraPaths } from './bench/extra-paths.js';
+import { get, pinSelf, ROOT, sampleMemory, startBenchServer, startPrism, type Running } from './bench/processes.js';
+import { lookupMicros } from './bench/lookup.js';
+import { formatReport, type Lookup, type Measured } from './bench/report.js';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '1' },
+    'extra-paths': { type: 'string', default: '200' },
+  },
+});
+const settings = {
+  duration: Number(args.duration),
+  rounds: Number(args.rounds),
+  connections: Number(args.connections),
+  warmup: Number(args.warmup),
+  extraPaths: Number(args['extra-paths']),
+};
+
+// Plan limits would refuse almost every request of a load test; the deployment setting raises
+// them for the bench account. The limiter still runs and writes its counters on every request.
+const LIMITS = 'catalog-per-key=1000000000,catalog-per-account=1000000000';
+const CATALOG = '/v1/tokens';
+const CATALOG_FOR_PAGE = `/v1/tokens?url=${encodeURIComponent('https://www.acme.co.uk/checkout')}`;
+// A path with a parameter that sorts after the extra paths: the lookup's worst case.
+const SIGNUP_REQUEST = '/v1/signup-requests/bench-token';
+
+interface Variant {
+  id: string;
+  label: string;
+  server: Running;
+  path: string;
+  headers: Record<string, string>;
+}
+
+const servers: Running[] = [];
+const work = mkdtempSync(join(tmpdir(), 'vault-bench-run-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+async function main(): Promise<number> {
+  const pinned = pinSelf();
+  const bundled = join(ROOT, 'dist', 'openapi.json');
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(readFileSync(bundled, 'utf8'));
+  } catch {
+    console.error('bench: dist/openapi.json is missing; run "npm run bundle" first');
+    return 1;
+  }
+  const extraDoc = join(work, 'openapi-extra-paths.json');
+  const extraDocument = withExtraPaths(doc, settings.extraPaths);
+  writeFileSync(extraDoc, JSON.stringify(extraDocument));
+
+  log('timing the validator route lookup');
+  const lookups: Lookup[] = [];
+  for (const path of [CATALOG, SIGNUP_REQUEST]) {
+    lookups.push({ path, base: await lookupMicros(doc, path), extra: await lookupMicros(extraDocument, path) });
+  }
+
+  const started = async (server: Promise<Running>) => {
+    const s = await server;
+    servers.push(s);
+    return s;
+  };
+  const reference = (name: string, env: Record<string, string>) =>
+    started(startBenchServer(name, 'reference', { VAULT_LIMITS: LIMITS, ...env })).then(firstResponse);
+
+  log('starting servers (one at a time, so each start-up has the server core to itself)');
+  const validated = await reference('reference', { BENCH_VALIDATE_RESPONSES: '1' });
+  const auth = { authorization: `Bearer ${validated.ready!.key}` };
+  const catalog = await get(validated.base, CATALOG, auth);
+  if (catalog.status !== 200) throw new Error(`reference: GET ${CATALOG} answered ${catalog.status}`);
+  const bodyFile = join(work, 'catalog.json');
+  writeFileSync(bodyFile, catalog.body);
+
+  const unvalidated = await reference('reference, responses not validated', { BENCH_VALIDATE_RESPONSES: '0' });
+  const extra = await reference(`reference, ${settings.extraPaths} extra paths`, { BENCH_VALIDATE_RESPONSES: '1', BENCH_DOC: extraDoc });
+  // Without ready(): only its time to first response is of interest, so it stops at once.
+  const cold = await reference('reference without ready()', { BENCH_VALIDATE_RESPONSES: '1', BENCH_COLD: '1' });
+  await cold.stop();
+  const raw = await started(startBenchServer('node:http', 'raw', { BENCH_BODY_FILE: bodyFile })).then(firstResponse);
+  const bare = await started(startBenchServer('Express', 'express', { BENCH_BODY_FILE: bodyFile })).then(firstResponse);
+  const bareValidated = await started(
+    startBenchServer('Express + validator', 'express-validated', { BENCH_BODY_FILE: bodyFile, BENCH_DOC: bundled }),
+  ).then(firstResponse);
+  const prism = await started(startPrism('Prism', join(ROOT, 'dist', 'openapi.yaml'), { path: CATALOG, headers: auth }));
+
+  const keyed = (s: Running) => ({ authorization: `Bearer ${s.ready!.key}` });
+  const variants: Variant[] = [
+    { id: 'raw', label: 'raw node:http (same bytes)', server: raw, path: CATALOG, headers: {} },
+    { id: 'express', label: 'bare Express route (same body)', server: bare, path: CATALOG, headers: {} },
+    { id: 'express-validated', label: 'Express + express-openapi-validator', server: bareValidated, path: CATALOG, headers: {} },
+    { id: 'prism', label: 'Prism mock, silent', server: prism, path: CATALOG, headers: auth },
+    { id: 'ref', label: 'reference, validated', server: validated, path: CATALOG, headers: keyed(validated) },
+    { id: 'ref-url', label: 'reference, validated, ?url', server: validated, path: CATALOG_FOR_PAGE, headers: keyed(validated) },
+    { id: 'ref-novalidate', label: 'reference, responses not validated', server: unvalidated, path: CATALOG, headers: keyed(unvalidated) },
+    { id: 'ref-novalidate-url', label: 'reference, responses not validated, ?url', server: unvalidated, path: CATALOG_FOR_PAGE, headers: keyed(unvalidated) },
+    { id: 'ref-extra', label: `reference, validated, +${settings.extraPaths} paths`, server: extra, path: CATALOG, headers: keyed(extra) },
+  ];
+
+  const stopSampling = sampleMemory(servers.filter((s) => s !== cold));
+  const measured = new Map<string, Measured>(
+    variants.map((v) => [v.id, { id: v.id, label: v.label, server: v.server, rounds: [], refused: new Map() }]),
+  );
+  const estimate = variants.length * (settings.warmup + settings.rounds * settings.duration);
+  log(`load: ${variants.length} variants, ${settings.rounds} rounds of ${settings.duration} s, ${settings.connections} connections (about ${Math.ceil(estimate)} s)`);
+  for (const v of variants) await load(v, settings.warmup, measured.get(v.id)!, false);
+  for (let round = 0; round < settings.rounds; round++) {
+    // Each round starts one variant later, so no variant always runs first or last.
+    const shift = round % variants.length;
+    for (const v of [...variants.slice(shift), ...variants.slice(0, shift)]) await load(v, settings.duration, measured.get(v.id)!, true);
+    log(`round ${round + 1}/${settings.rounds} done`);
+  }
+  stopSampling();
+  await stopAll();
+
+  const report = formatReport({
+    measured: [...measured.values()],
+    cold,
+    lookups,
+    paths: Object.keys(doc.paths as object).length,
+    settings,
+    machine: `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${pinned ? 'load generator on core 0, servers on core 1 (taskset)' : 'no taskset: processes not pinned'}`,
+  });
+  console.log(report.text);
+  const out = join(ROOT, 'dist', 'bench');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'report.md'), `${report.text}\n`);
+  return report.valid ? 0 : 1;
+}
+
+async function load(v: Variant, seconds: number, into: Measured, counted: boolean): Promise<void> {
+  const result = await autocannon({
+    url: `${v.server.base}${v.path}`,
+    headers: v.headers,
+    connections: settings.connections,
+    duration: seconds,
+    timeout: 10,
+  });
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) {
+    if (!code.startsWith('2')) into.refused.set(code, (into.refused.get(code) ?? 0) + (stats.count ?? 0));
+  }
+  if (result.errors > 0) into.refused.set('connection errors', (into.refused.get('connection errors') ?? 0) + result.errors);
+  if (counted) {
+    into.rounds.push({
+      requests: result.requests.total,
+      seconds: result.duration,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+    });
+  }
+}
+
+async function firstResponse(s: Running): Promise<Running> {
+  const headers: Record<string, string> = s.ready?.key ? { authorization: `Bearer ${s.ready.key}` } : {};
+  const answer = await get(s.base, CATALOG, headers);
+  s.firstResponseMs = Date.now() - s.ready!.listeningAt;
+  if (answer.status !== 200) throw new Error(`${s.name}: first GET ${CATALOG} answered ${answer.status}`);
+  return s;
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all(servers.map((s) => s.stop()));
+}
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+// Ctrl-C: exit through the 'exit' handler of processes.ts, which stops every server started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+let code = 1;
+try {
+  code = await main();
+} catch (e) {
+  console.error(`bench: ${(e as Error).message}`);
+} finally {
+  await stopAll();
+}
+process.exit(code);

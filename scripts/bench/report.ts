@@ -1,0 +1,132 @@
+// The bench's table and its targets, all as ratios to baselines measured in the same run.
+import type { Running } from './processes.js';
+
+export interface Round {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+export interface Measured {
+  id: string;
+  label: string;
+  server: Running;
+  rounds: Round[];
+  /** Answers that were not 2xx, and connection errors, by status code; any makes the run invalid. */
+  refused: Map<string, number>;
+}
+
+/** Microseconds per validator route lookup, for the bundled document and with the extra paths. */
+export interface Lookup {
+  path: string;
+  base: number;
+  extra: number;
+}
+
+interface Row {
+  m: Measured;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+export function formatReport(input: {
+  measured: Measured[];
+  cold: Running;
+  lookups: Lookup[];
+  paths: number;
+  settings: { duration: number; rounds: number; connections: number; extraPaths: number };
+  machine: string;
+}): { text: string; valid: boolean } {
+  const rows = new Map<string, Row>(
+    input.measured.map((m) => [
+      m.id,
+      {
+        m,
+        rps: m.rounds.reduce((n, r) => n + r.requests, 0) / m.rounds.reduce((n, r) => n + r.seconds, 0),
+        p50: median(m.rounds.map((r) => r.p50)),
+        p99: Math.max(...m.rounds.map((r) => r.p99)),
+      },
+    ]),
+  );
+  const row = (id: string) => rows.get(id)!;
+  const raw = row('raw').rps;
+  const express = row('express').rps;
+  const prism = row('prism').rps;
+  const ratio = (x: number, base: number) => `${(x / base).toFixed(2)}x`;
+  // Targets compare variants round by round (each round's variants ran minutes apart at most), and
+  // take the median round, so one round disturbed by the machine's other work does not decide.
+  const perRound = (id: string, baseId: string) => {
+    const a = row(id).m.rounds;
+    const b = row(baseId).m.rounds;
+    const ratios = a.map((r, i) => r.requests / r.seconds / (b[i]!.requests / b[i]!.seconds));
+    return { median: median(ratios), text: `${median(ratios).toFixed(2)}x (rounds ${ratios.map((x) => x.toFixed(2)).join(' / ')})` };
+  };
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  const ms = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(x < 10 ? 1 : 0));
+
+  const { settings } = input;
+  const lines: string[] = [];
+  lines.push(`GET /v1/tokens: ${settings.connections} connections, ${settings.rounds} rounds of ${settings.duration} s per variant, interleaved`);
+  lines.push(input.machine);
+  lines.push('');
+  lines.push('| variant | req/s | rounds | vs node:http | vs Express | vs Prism | p50 ms | p99 ms | peak RSS MB | first response ms |');
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of rows.values()) {
+    lines.push(
+      `| ${r.m.label} | ${Math.round(r.rps)} | ${r.m.rounds.map((x) => Math.round(x.requests / x.seconds)).join(' / ')} | ${ratio(r.rps, raw)} | ${ratio(r.rps, express)} | ${ratio(r.rps, prism)} | ${ms(r.p50)} | ${ms(r.p99)} | ${mb(r.m.server.peakRssBytes)} | ${ms(r.m.server.firstResponseMs)} |`,
+    );
+  }
+  lines.push(`| reference without ready() (start-up only) | | | | | | | | | ${ms(input.cold.firstResponseMs)} |`);
+  lines.push('');
+  lines.push('req/s: all rounds together (rounds: each round alone); p50: median round; p99: worst round; peak RSS: the server process (shared by the');
+  lines.push('variants of one server); first response: from the server listening to its first answer on a new connection.');
+  lines.push('');
+
+  const targets: [string, boolean, string][] = [];
+  for (const id of ['ref', 'ref-url']) {
+    const label = row(id).m.label;
+    const vsExpress = perRound(id, 'express');
+    const vsPrism = perRound(id, 'prism');
+    targets.push([`${label}: at least 0.5x bare Express`, vsExpress.median >= 0.5, vsExpress.text]);
+    targets.push([`${label}: at least 2x Prism`, vsPrism.median >= 2, vsPrism.text]);
+  }
+  const referenceRows = [...rows.values()].filter((r) => r.m.id.startsWith('ref'));
+  const worstP99 = Math.max(...referenceRows.map((r) => r.p99));
+  targets.push([`reference p99 under 50 ms at ${settings.connections} connections (worst variant, worst round)`, worstP99 < 50, `${ms(worstP99)} ms`]);
+  const warmed = [...new Set(referenceRows.map((r) => r.m.server))];
+  const worstFirst = Math.max(...warmed.map((s) => s.firstResponseMs ?? Infinity));
+  targets.push(['reference first response within 100 ms of listening (with ready())', worstFirst <= 100, `${ms(worstFirst)} ms (without ready(): ${ms(input.cold.firstResponseMs)} ms)`]);
+  const extra = perRound('ref-extra', 'ref');
+  targets.push([`+${settings.extraPaths} documented paths: req/s within 10% of reference, validated`, extra.median >= 0.9, extra.text]);
+  const catalogLookup = input.lookups[0]!;
+  targets.push([
+    `+${settings.extraPaths} documented paths: validator route lookup of ${catalogLookup.path} at most 1.5x`,
+    catalogLookup.extra <= 1.5 * catalogLookup.base,
+    `${catalogLookup.base.toFixed(1)} -> ${catalogLookup.extra.toFixed(1)} µs`,
+  ]);
+  lines.push(`| validator route lookup, µs per request (in the bench process) | ${input.paths} paths | +${settings.extraPaths} paths |`);
+  lines.push('| --- | ---: | ---: |');
+  for (const l of input.lookups) lines.push(`| GET ${l.path} | ${l.base.toFixed(1)} | ${l.extra.toFixed(1)} |`);
+  lines.push('');
+  lines.push('| target | met | measured |');
+  lines.push('| --- | --- | --- |');
+  for (const [what, met, value] of targets) lines.push(`| ${what} | ${met ? 'yes' : 'NO'} | ${value} |`);
+
+  const refused = input.measured.filter((m) => m.refused.size > 0);
+  lines.push('');
+  if (refused.length === 0) {
+    lines.push('Valid run: every answer was 2xx.');
+  } else {
+    lines.push('INVALID RUN: answers that were not 2xx (or connection errors):');
+    for (const m of refused) lines.push(`  ${m.label}: ${[...m.refused].map(([code, n]) => `${n} x ${code}`).join(', ')}`);
+  }
+  return { text: lines.join('\n'), valid: refused.length === 0 };
+}

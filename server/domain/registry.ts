@@ -1,0 +1,237 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Contract } from '../contract.js';
+
+/**
+ * The registry release: the versioned file of recipes shipped in server/registry/, loaded once at
+ * start-up and checked against the document's `Recipe` schema and the server's own recipe rules,
+ * the same ones a submission passes. A broken release stops the server with one line.
+ */
+
+export const REGISTRY_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'registry');
+
+export type RecipeKind = 'merchant' | 'platform' | 'signup' | 'signup-platform';
+export type RecipeStatus = 'verified' | 'partial' | 'unverified' | 'dead-end';
+
+/** The smallest recipe body the document defines; the object is open, other members are kept. */
+export interface Recipe {
+  key: string;
+  kind: RecipeKind;
+  status: RecipeStatus;
+  platform?: string;
+  match?: { hosts: string[]; paths?: string[] };
+  evidence?: string;
+  preconditions?: string[];
+  steps?: unknown[];
+  [member: string]: unknown;
+}
+
+export interface Release {
+  registryVersion: string;
+  file: string;
+  recipes: Recipe[];
+}
+
+/** One problem with a recipe, as `errors` of a 400 `invalid_recipe` lists it (RecipeProblem). */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+export const SIGNUP_PREFIX = 'signup:';
+/** The `platform` a merchant or signup recipe names when the site runs its own checkout or signup. */
+export const CUSTOM_PLATFORM = 'custom';
+/** The registryVersion of every contributed recipe (section 9 item 2). */
+export const SUBMISSION_VERSION = 'submission';
+
+export class RegistryError extends Error {}
+
+/** The newest release file in the registry folder (`release-<version>.json`, newest by version). */
+export function defaultReleaseFile(dir = REGISTRY_DIR): string {
+  const files = readdirSync(dir).filter((f) => /^release-.+\.json$/.test(f));
+  if (files.length === 0) throw new RegistryError(`no registry release (release-<version>.json) in ${dir}`);
+  files.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return join(dir, files[files.length - 1]!);
+}
+
+/** Reads and checks a release file; any problem is a RegistryError whose message is one line. */
+export function loadRelease(contract: Contract, file = defaultReleaseFile()): Release {
+  const fail = (what: string): never => {
+    throw new RegistryError(`registry release ${file}: ${what}`);
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    fail((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not readable JSON (${oneLine((e as Error).message)})`);
+  }
+  if (!isObject(data)) return fail('must be an object with registryVersion and recipes');
+  const { registryVersion, recipes } = data;
+  if (typeof registryVersion !== 'string' || registryVersion.trim() === '' || registryVersion === SUBMISSION_VERSION) {
+    fail(`registryVersion must be a release name (a non-empty string other than "${SUBMISSION_VERSION}")`);
+  }
+  if (!Array.isArray(recipes) || recipes.length === 0) fail('recipes must be a non-empty array');
+  const list = recipes as unknown[];
+  const validate = schemaValidator(contract, 'Recipe');
+  const problems: Problem[] = [];
+  list.forEach((recipe, i) => {
+    const at = `/recipes/${i}`;
+    const found = validate(recipe, at);
+    problems.push(...(found.length > 0 ? found : recipeProblems(recipe as Recipe, at)));
+  });
+  if (problems.length === 0) problems.push(...releaseProblems(list as Recipe[]));
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`);
+    fail(`${shown.join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`);
+  }
+  return { registryVersion: registryVersion as string, file: basename(file), recipes: list as Recipe[] };
+}
+
+/** Problems of the release as a whole: every key once, every platform a merchant or signup names present. */
+function releaseProblems(recipes: Recipe[]): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Map<string, number>();
+  recipes.forEach((r, i) => {
+    if (seen.has(r.key)) problems.push({ path: `/recipes/${i}/key`, message: `"${r.key}" is also the key of /recipes/${seen.get(r.key)}` });
+    else seen.set(r.key, i);
+  });
+  recipes.forEach((r, i) => {
+    if (r.platform === undefined || r.platform === CUSTOM_PLATFORM) return;
+    const named = recipes.find((p) => p.key === r.platform && p.kind === platformKindFor(r.kind));
+    if (!named) problems.push({ path: `/recipes/${i}/platform`, message: `names "${r.platform}", which no ${platformKindFor(r.kind)} recipe of the release has` });
+  });
+  return problems;
+}
+
+/** The kind of recipe a merchant (platform) or signup (signup-platform) recipe names in `platform`. */
+export function platformKindFor(kind: RecipeKind): RecipeKind {
+  return kind === 'signup' || kind === 'signup-platform' ? 'signup-platform' : 'platform';
+}
+
+/**
+ * The server's own checks of a recipe, beyond the document's `Recipe` schema: a `signup:` key on
+ * a non-signup kind, a platform of the wrong family, host names. Members of the wrong type are
+ * the schema's to report, so each check looks only at members of the type it expects.
+ */
+export function recipeProblems(recipe: Recipe, at = ''): Problem[] {
+  const problems: Problem[] = [];
+  const add = (path: string, message: string) => problems.push({ path: `${at}${path}`, message });
+  const { key, kind, platform } = recipe as { key?: unknown; kind?: unknown; platform?: unknown };
+  const signupKind = kind === 'signup' || kind === 'signup-platform';
+  if (typeof key === 'string') {
+    if (/[\s\p{Cc}]/u.test(key)) add('/key', 'must not contain spaces or control characters');
+    if ((kind === 'merchant' || kind === 'platform') && key.startsWith(SIGNUP_PREFIX)) {
+      add('/key', `only signup and signup-platform recipes have keys starting with "${SIGNUP_PREFIX}"`);
+    }
+    if (signupKind && key === SIGNUP_PREFIX) add('/key', `must name the site or platform after "${SIGNUP_PREFIX}"`);
+    if ((kind === 'platform' && key === CUSTOM_PLATFORM) || (kind === 'signup-platform' && key === SIGNUP_PREFIX + CUSTOM_PLATFORM)) {
+      add('/key', `"${key}" is reserved: a recipe names "${CUSTOM_PLATFORM}" for a site's own checkout or signup`);
+    }
+  }
+  if (typeof platform === 'string' && platform !== CUSTOM_PLATFORM) {
+    if (kind === 'merchant' && platform.startsWith(SIGNUP_PREFIX)) {
+      add('/platform', `a merchant recipe names a platform recipe or "${CUSTOM_PLATFORM}", not a signup-platform recipe`);
+    }
+    if (kind === 'signup' && !platform.startsWith(SIGNUP_PREFIX)) {
+      add('/platform', `a signup recipe names a signup-platform recipe ("${SIGNUP_PREFIX}...") or "${CUSTOM_PLATFORM}"`);
+    }
+  }
+  const hosts = (recipe.match as { hosts?: unknown } | undefined)?.hosts;
+  if (Array.isArray(hosts)) {
+    hosts.forEach((host, i) => {
+      if (typeof host === 'string' && host !== '' && normalizeHost(host) === null) {
+        add(`/match/hosts/${i}`, 'must be a host name such as www.acme.com (no scheme, port, path or wildcard)');
+      }
+    });
+  }
+  return problems;
+}
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A host name in the form pages are compared in (lower case, punycode, no trailing dot), or null. */
+export function normalizeHost(value: string): string | null {
+  if (value === '' || /[^\p{L}\p{N}.-]/u.test(value)) return null;
+  let host: string;
+  try {
+    host = new URL(`https://${value}/`).hostname;
+  } catch {
+    return null;
+  }
+  host = host.replace(/\.$/, '');
+  return host.length <= 253 && host.split('.').every((label) => LABEL.test(label)) ? host : null;
+}
+
+type Validate = (value: unknown, at?: string) => Problem[];
+
+const validators = new WeakMap<Contract, Map<string, Validate>>();
+
+/**
+ * A validator for one component schema of the bundled document (JSON Schema 2020-12, as OpenAPI
+ * 3.1 uses), compiled once per contract. Problems come back as JSON Pointers under `at`.
+ */
+export function schemaValidator(contract: Contract, name: string): Validate {
+  let byName = validators.get(contract);
+  if (!byName) validators.set(contract, (byName = new Map()));
+  const known = byName.get(name);
+  if (known) return known;
+  const ajv = ajvFor(contract);
+  const compiled = ajv.getSchema(`${DOC_ID}#/components/schemas/${name}`) as ValidateFunction | undefined;
+  if (!compiled) throw new Error(`the document has no schema ${name}`);
+  const validate: Validate = (value, at = '') => (compiled(value) ? [] : toProblems(compiled.errors ?? [], at));
+  byName.set(name, validate);
+  return validate;
+}
+
+const DOC_ID = 'urn:credential-vault:openapi';
+const ajvs = new WeakMap<Contract, Ajv2020>();
+
+function ajvFor(contract: Contract) {
+  let ajv = ajvs.get(contract);
+  if (!ajv) {
+    // Not strict: the document's schemas carry `x-` members and OpenAPI's `example`.
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: DOC_ID, components: contract.doc.components }, DOC_ID);
+    ajvs.set(contract, ajv);
+  }
+  return ajv;
+}
+
+/** Ajv's errors as problems, without the summary entries (`if`, `anyOf`) that repeat a deeper one. */
+function toProblems(errors: ErrorObject[], at: string): Problem[] {
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    let path = `${at}${e.instancePath}`;
+    let message = e.message ?? 'is not valid';
+    if (e.keyword === 'required') {
+      path = `${path}/${escapePointer((e.params as { missingProperty: string }).missingProperty)}`;
+      message = 'is required';
+    }
+    if (e.keyword === 'enum') message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    if (e.keyword === 'false schema') message = 'must not be present';
+    const problem = { path, message };
+    const id = `${problem.path}\u0000${problem.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+function escapePointer(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,134 @@
+import { stmt, type Db } from './db.js';
+import { newId } from './ids.js';
+
+/** Recipe submissions and the contributed recipes they make live (migration 0002-recipes). */
+
+export type SubmissionStatus = 'pending' | 'approved' | 'merged' | 'rejected' | 'needs_human';
+
+export interface SubmissionRow {
+  id: string;
+  account_id: string;
+  key_id: string | null;
+  recipe_key: string;
+  kind: string;
+  platform: string | null;
+  body: string;
+  live_status: string;
+  evidence: string | null;
+  note: string | null;
+  verification_requested: number;
+  status: SubmissionStatus;
+  verdict: string;
+  created_at: number;
+  live_since: number;
+}
+
+/** A live contributed recipe: the newest submission of its key that is not rejected. */
+export interface ContributedRow {
+  submission_id: string;
+  key: string;
+  kind: string;
+  platform: string | null;
+  status: string;
+  body: string;
+  evidence: string | null;
+}
+
+const COLUMNS = `id, account_id, key_id, recipe_key, kind, platform, body, live_status, evidence, note, verification_requested,
+  status, verdict, created_at, live_since`;
+
+export interface NewSubmission {
+  accountId: string;
+  keyId: string;
+  key: string;
+  kind: string;
+  platform: string | null;
+  body: string;
+  liveStatus: string;
+  note: string | null;
+  verificationRequested: boolean;
+  now: number;
+}
+
+export function insertSubmission(db: Db, input: NewSubmission): string {
+  const id = newId('sub');
+  stmt(
+    db,
+    `INSERT INTO recipe_submissions (id, account_id, key_id, recipe_key, kind, platform, body, live_status, note, verification_requested,
+       created_at, live_since)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    input.accountId,
+    input.keyId,
+    input.key,
+    input.kind,
+    input.platform,
+    input.body,
+    input.liveStatus,
+    input.note,
+    input.verificationRequested ? 1 : 0,
+    input.now,
+    input.now,
+  );
+  return id;
+}
+
+export function getSubmission(db: Db, id: string): SubmissionRow | undefined {
+  return stmt(db, `SELECT ${COLUMNS} FROM recipe_submissions WHERE id = ?`).get(id) as SubmissionRow | undefined;
+}
+
+/** Ids of submissions still waiting for screening, oldest first (re-queued when a server starts). */
+export function pendingSubmissionIds(db: Db): string[] {
+  return (stmt(db, "SELECT id FROM recipe_submissions WHERE status = 'pending' ORDER BY created_at, rowid").all() as { id: string }[]).map(
+    (r) => r.id,
+  );
+}
+
+/** Every live contributed recipe, by key. */
+export function liveContributions(db: Db): ContributedRow[] {
+  return stmt(db, 'SELECT submission_id, key, kind, platform, status, body, evidence FROM contributed_recipes ORDER BY key').all() as ContributedRow[];
+}
+
+/** Submissions other than `exceptId` that a maintainer verified and that are not rejected. */
+export function verifiedContributions(db: Db, exceptId: string): SubmissionRow[] {
+  return stmt(db, `SELECT ${COLUMNS} FROM recipe_submissions WHERE live_status = 'verified' AND status <> 'rejected' AND id <> ?`).all(
+    exceptId,
+  ) as SubmissionRow[];
+}
+
+/**
+ * Writes a screening result, only onto a submission that is still pending: a maintainer's
+ * decision, or another server process screening the same row, wins. Returns whether it wrote.
+ */
+export function finishScreening(db: Db, id: string, status: SubmissionStatus, verdict: string[]): boolean {
+  return (
+    stmt(db, "UPDATE recipe_submissions SET status = ?, verdict = ? WHERE id = ? AND status = 'pending'").run(status, JSON.stringify(verdict), id)
+      .changes === 1
+  );
+}
+
+/** A maintainer's decision: the new status and verdict, and for a merge the live status, evidence and live_since. */
+export function recordDecision(
+  db: Db,
+  id: string,
+  change: { status: SubmissionStatus; verdict: string[]; liveStatus?: string; evidence?: string | null; liveSince?: number },
+): void {
+  stmt(
+    db,
+    `UPDATE recipe_submissions
+     SET status = @status, verdict = @verdict,
+         live_status = COALESCE(@liveStatus, live_status),
+         evidence = CASE WHEN @setEvidence = 1 THEN @evidence ELSE evidence END,
+         live_since = COALESCE(@liveSince, live_since)
+     WHERE id = @id`,
+  ).run({
+    id,
+    status: change.status,
+    verdict: JSON.stringify(change.verdict),
+    liveStatus: change.liveStatus ?? null,
+    setEvidence: change.evidence !== undefined ? 1 : 0,
+    evidence: change.evidence ?? null,
+    liveSince: change.liveSince ?? null,
+  });
+}

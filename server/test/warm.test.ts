@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { openDb, type Db } from '../store/db.js';
+import { ManualClock } from '../domain/clock.js';
+import { contract, givenAccount } from './support.js';
+
+// createApp().ready() compiles every validator before the server listens (main.ts awaits it). Its
+// speed is measured by `npm run bench`, never asserted here; these tests pin down that warming
+// has no side effect and changes no answer.
+
+let db: Db;
+let server: Server;
+let base: string;
+let logs: Record<string, unknown>[];
+let ready: () => Promise<void>;
+let countersAfterReady: number;
+const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
+
+beforeAll(async () => {
+  db = openDb(':memory:');
+  logs = [];
+  const app = createApp({ db, clock, masterKey: randomBytes(32), contract: contract(), log: (l) => logs.push(l) });
+  ready = app.ready;
+  await app.ready();
+  countersAfterReady = (db.prepare('SELECT COUNT(*) AS n FROM counters').get() as { n: number }).n;
+  server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
+
+describe('getTokenCatalog', () => {
+  describe('warming the validators before listening', () => {
+    it('when ready() has resolved, then nothing was logged or counted, and calling it again warms nothing twice', async () => {
+      expect(logs).toEqual([]);
+      expect(countersAfterReady).toBe(0);
+      expect(ready()).toBe(ready());
+      await ready();
+      expect(logs).toEqual([]);
+    });
+
+    it('when warmed, then the catalog is answered and an undocumented query parameter is still refused', async () => {
+      const { key } = givenAccount({ db, clock });
+      const ok = await fetch(`${base}/v1/tokens`, { headers: { authorization: `Bearer ${key}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toMatchObject({ cards: [], logins: [] });
+      const refused = await fetch(`${base}/v1/tokens?bogus=1`, { headers: { authorization: `Bearer ${key}` } });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'bad_request', error: expect.any(String) });
+    });
+  });
+});
