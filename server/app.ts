@@ -58,7 +58,8 @@ export function createApp(options: AppOptions) {
 
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(contract.doc) as never,
-    validateRequests: { allErrors: true },
+    // Unlisted query parameters are ignored (the document's info, "Query parameters").
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: true },
     validateResponses: config.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     validateApiSpec: false,

@@ -13,7 +13,7 @@ export type JsonObject = Record<string, any>;
 
 export interface LimitDef {
   id: string;
-  kind: 'rate' | 'ceiling' | 'lifetime' | 'body' | 'truncation';
+  kind: 'rate' | 'ceiling' | 'lifetime' | 'body' | 'truncation' | 'range';
   scope: 'key' | 'account' | 'site' | 'login' | 'request';
   value?: number;
   plan?: string;
@@ -24,6 +24,8 @@ export interface LimitDef {
   retryAfter?: boolean;
   deploymentSetting?: boolean;
   fullAbove?: number;
+  min?: number;
+  max?: number;
 }
 
 export type PlanName = 'Free' | 'Plus' | 'Enterprise';

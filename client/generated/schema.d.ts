@@ -72,7 +72,19 @@ export interface paths {
          *     - Neither: the index `{recipes: [...]}` without bodies, with `Cache-Control:
          *       public, max-age=300`.
          *
-         *     This operation has no errors of its own.
+         *     **Which recipe fills a slot.** A recipe covers the page when one of its
+         *     `match.hosts` is the page's host or the host's registrable domain and, if it lists
+         *     `match.paths`, one of them is a prefix of the page's path (see `Recipe.match`).
+         *     `merchant` and `signup` are the best covering recipe of that kind: exact host over
+         *     registrable domain, then the longer path prefix, then the status (`verified`,
+         *     `partial`, `unverified`, `dead-end`), then a contribution over a release recipe,
+         *     then the key. `platform` (`signupPlatform`) is the recipe the merchant (signup)
+         *     recipe names in `platform`, unless it names `custom` or nothing; otherwise the
+         *     best covering `platform` (`signup-platform`) recipe, so a hosted checkout page
+         *     fills `platform` alone.
+         *
+         *     This operation has no errors of its own: an unlisted query parameter is ignored
+         *     and an empty `url` gives four `null` slots.
          */
         get: operations["getRecipes"];
         put?: never;
@@ -86,7 +98,31 @@ export interface paths {
          *
          *     Screening runs after the response. Its findings appear as fixed texts in the
          *     submission's `verdict`, and the submission leaves `pending` for `approved`,
-         *     `merged`, `rejected` or `needs_human`; what leads to each is not specified.
+         *     `rejected` or `needs_human`; `merged` is set only by a maintainer. The
+         *     specification leaves the screening rules to the deployment. The reference server
+         *     applies the rules below, in this order; each that applies adds its text to
+         *     `verdict` (the first text is always "Recipe body is well formed."), and the
+         *     status is the most severe outcome among them (`rejected`, then `needs_human`,
+         *     then `approved`). A `rejected` recipe leaves the registry and the key's previous
+         *     version serves again; the others stay live.
+         *
+         *     | Rule | Applies to | Text in `verdict` | Outcome |
+         *     | - | - | - | - |
+         *     | Every match host is on the key's site (same registrable domain as the key without `signup:`) | merchant, signup | Match hosts belong to the recipe key's site. | approved |
+         *     | A match host is on another site | merchant, signup | A match host is outside the recipe key's site. | needs_human |
+         *     | The key is not a host name | merchant, signup with hosts | The recipe key does not name a site, so its match hosts cannot be checked against it. | needs_human |
+         *     | No `match` | merchant, signup | The recipe has no match, so no page lookup returns it; it is listed in the index only. | approved |
+         *     | Names a platform no live recipe of the right kind has (`custom` is always fine) | merchant, signup | The recipe names a platform recipe that the registry does not have. | needs_human |
+         *     | Its key belongs to a recipe of another kind | all | The recipe key belongs to a recipe of another kind. | needs_human |
+         *     | A verified recipe of the same kind has the same key or shares a match host | all | The recipe covers a host or key that a verified recipe already serves. | needs_human |
+         *     | `verificationRequested: true` | all | Verification claimed; a maintainer reviews the note before setting verified. | needs_human |
+         *     | Submitted status `verified` | all | Submitted as verified; live as unverified, since only a maintainer sets verified. | approved |
+         *     | The body carries `evidence` | all | The evidence member of the recipe is not published; only a maintainer publishes evidence, from the note. | approved |
+         *     | Status `dead-end` without a note | all | A dead-end recipe needs a note saying what blocked the checkout or signup. | rejected |
+         *
+         *     A maintainer's decision adds one of: "A maintainer merged the recipe.", "A
+         *     maintainer verified the recipe and published its note as evidence.", "A
+         *     maintainer verified the recipe." (no note), "A maintainer rejected the recipe."
          *
          *     `verificationRequested: true` claims that a real purchase (or, for a signup
          *     recipe, an account creation) succeeded, and needs a non-empty `note`. The recipe
@@ -867,9 +903,13 @@ export interface components {
             status: components["schemas"]["RecipeStatus"];
             platform?: components["schemas"]["RecipePlatform"];
             /**
-             * @description The pages the recipe serves (this document's choice). A page is covered when its
-             *     host equals one of `hosts` (compared in lower case) and its path starts with one
-             *     of `paths`. A recipe without `match` fills no lookup slot through it; a platform
+             * @description The pages the recipe serves (this document's choice). A page is covered when one
+             *     of `hosts` equals the page's host or the host's registrable domain (Public Suffix
+             *     List; compared in lower case), and its path starts with one of `paths`. Among the
+             *     recipes covering a page, an exact host ranks above a registrable domain, then the
+             *     longer path prefix, then the status (`verified`, `partial`, `unverified`,
+             *     `dead-end`), then a contribution over a release recipe, then the key.
+             *     A recipe without `match` fills no lookup slot through it; a platform
              *     recipe can still fill a platform slot when a merchant or signup recipe names it.
              */
             match?: {

@@ -1,4 +1,5 @@
 import { ApiError } from './errors.js';
+import type { Contract } from '../contract.js';
 
 /**
  * The password rule fields of section 2.6, read from a request body. A member of the wrong type is
@@ -6,8 +7,19 @@ import { ApiError } from './errors.js';
  * of the right type that breaks a rule is `invalid_policy` or `password_too_short`.
  */
 
-/** Generated passwords are 12 to 64 characters, 24 by default (sections 2.6, 8.7). */
-export const PASSWORD_LENGTH = { min: 12, max: 64, default: 24 } as const;
+/** The length range of a generated password (sections 2.6, 8.7). */
+export interface PasswordLength {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** Reads the range from the document's root `x-limits` (`generated-password-length`). */
+export function passwordLength(contract: Contract): PasswordLength {
+  const { min, max, value } = contract.limit('generated-password-length');
+  if (min === undefined || max === undefined || value === undefined) throw new Error('generated-password-length needs min, max and value');
+  return { min, max, default: value };
+}
 
 /** The punctuation every site is assumed to accept; `symbols` can only narrow it. */
 export const SAFE_SYMBOLS = '!@#$*+-_=.?';
@@ -39,7 +51,7 @@ export const RULE_FIELDS = ['minLength', 'maxLength', 'noSymbols', 'symbols', 'n
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Reads the rule fields of a body into the rules the generator follows, or throws the specification's 400. */
-export function readPasswordRules(body: Record<string, unknown>): PasswordRules {
+export function readPasswordRules(body: Record<string, unknown>, range: PasswordLength): PasswordRules {
   const minLength = isNumber(body.minLength) ? body.minLength : undefined;
   const maxLength = isNumber(body.maxLength) ? body.maxLength : undefined;
   const noSymbols = typeof body.noSymbols === 'boolean' ? body.noSymbols : false;
@@ -48,13 +60,13 @@ export function readPasswordRules(body: Record<string, unknown>): PasswordRules 
 
   if (maxLength !== undefined) {
     if (!Number.isInteger(maxLength)) throw policyError('maxLength must be a whole number.');
-    if (maxLength < PASSWORD_LENGTH.min) {
-      throw new ApiError(400, 'password_too_short', `maxLength is below ${PASSWORD_LENGTH.min}; a generated password has at least ${PASSWORD_LENGTH.min} characters.`);
+    if (maxLength < range.min) {
+      throw new ApiError(400, 'password_too_short', `maxLength is below ${range.min}; a generated password has at least ${range.min} characters.`);
     }
   }
   if (minLength !== undefined) {
     if (!Number.isInteger(minLength)) throw policyError('minLength must be a whole number.');
-    if (minLength > PASSWORD_LENGTH.max) throw policyError(`minLength is above ${PASSWORD_LENGTH.max}, the longest generated password.`);
+    if (minLength > range.max) throw policyError(`minLength is above ${range.max}, the longest generated password.`);
     if (maxLength !== undefined && minLength > maxLength) throw policyError('minLength is above maxLength.');
   }
   let symbolAlphabet = SAFE_SYMBOLS;
@@ -64,9 +76,9 @@ export function readPasswordRules(body: Record<string, unknown>): PasswordRules 
     if (symbolAlphabet === '') throw policyError(`symbols names none of the safe set ${SAFE_SYMBOLS}.`);
   }
 
-  const lo = Math.max(PASSWORD_LENGTH.min, minLength ?? PASSWORD_LENGTH.min);
-  const hi = Math.min(PASSWORD_LENGTH.max, maxLength ?? PASSWORD_LENGTH.max);
-  const length = Math.min(hi, Math.max(lo, PASSWORD_LENGTH.default));
+  const lo = Math.max(range.min, minLength ?? range.min);
+  const hi = Math.min(range.max, maxLength ?? range.max);
+  const length = Math.min(hi, Math.max(lo, range.default));
   return { length, symbolAlphabet: noSymbols ? '' : symbolAlphabet, noRepeats };
 }
 

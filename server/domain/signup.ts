@@ -23,7 +23,7 @@ import type { Limiter, LimitCheck } from './limiter.js';
 import { ApiError } from './errors.js';
 import { allocateLabel } from './labels.js';
 import { generatePassword } from './passwords.js';
-import { policyOf, readPasswordRules, type PasswordPolicy, type PasswordRules } from './password-policy.js';
+import { passwordLength, policyOf, readPasswordRules, type PasswordPolicy, type PasswordRules } from './password-policy.js';
 import { isRegistrableDomain, siteLabel } from './sites.js';
 import { loginEntry, type LoginEntry } from './catalog.js';
 
@@ -79,7 +79,7 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
   if (typeof website !== 'string' || !isRegistrableDomain(website)) {
     throw new ApiError(400, 'invalid_website', 'website must be the registrable domain of the site, for example "example.com" or "example.co.uk".');
   }
-  const rules = readPasswordRules(body);
+  const rules = readPasswordRules(body, passwordLength(deps.contract));
   const email = body.email as string;
   const username = typeof body.username === 'string' ? body.username : null;
   const { db, sealer } = deps;
@@ -284,7 +284,7 @@ export function rotateLoginPassword(
   key: FilingKey,
   body: Record<string, unknown>,
 ): { login: LoginEntry; passwordPolicy: PasswordPolicy; rotated: true } {
-  const rules = readPasswordRules(body);
+  const rules = readPasswordRules(body, passwordLength(deps.contract));
   const label = body.label as string;
   const { db, sealer } = deps;
   return db.transaction(() => {

@@ -1,7 +1,9 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Contract } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
+import { submissionProblems } from '../domain/recipes.js';
 import { context } from './context.js';
+import { loggedPath, type Log } from './logging.js';
 import { codeForProblems, type ValidatorProblem } from './validation-codes.js';
 
 interface ValidatorError {
@@ -34,13 +36,19 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
       const problems = err.errors ?? [];
       const code = codeForProblems(contract, op, problems);
       const message = problems.map((p) => p.message).join('; ') || err.message;
-      const errors = code === 'invalid_recipe' ? problems.map((p) => ({ path: bodyPointer(p.path), message: p.message })) : undefined;
-      return send(res, 400, { code, error: message, ...(errors ? { errors } : {}) });
+      if (code === 'invalid_recipe') {
+        // `errors` lists the problems of the form the body was meant as (recipe or wrapper) and the
+        // registry's own checks, as an accepted-looking body would get them, not the raw anyOf noise.
+        const listed = submissionProblems(contract, req.body);
+        const errors = listed.length > 0 ? listed : problems.map((p) => ({ path: bodyPointer(p.path), message: p.message }));
+        return send(res, 400, { code, error: errors.map((p) => `${p.path || '/'}: ${p.message}`).join('; '), errors });
+      }
+      return send(res, 400, { code, error: message });
     }
     if (isBodyParserError(err)) {
       return send(res, 400, { code: op?.validationErrorCode ?? 'bad_request', error: 'The request body is not valid JSON.' });
     }
-    log({ level: 'error', msg: 'unexpected error', path: req.path, error: err instanceof Error ? err.message : String(err) });
+    log({ level: 'error', msg: 'unexpected error', path: loggedPath(req), error: err instanceof Error ? err.message : String(err) });
     return send(res, 500, { code: 'internal_error', error: 'Internal error.' });
   };
 }

@@ -1,18 +1,36 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { context } from './context.js';
 
 export type Log = (line: Record<string, unknown>) => void;
 
 export const jsonLog: Log = (line) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 
-/** One line per request: never the key, a query value or a body, which may carry secrets. */
+// A path segment this long may be a credential (an account-holder link token); shorter ones are
+// the documented literals and ids.
+const TOKEN_LIKE = /^[^/]{17,}$/;
+
+/**
+ * The path as it may be logged: the documented template when an operation matched (so the token of
+ * `/v1/approvals/{token}` never reaches a log), otherwise the request path with long segments redacted.
+ */
+export function loggedPath(req: Request): string {
+  const op = context(req).operation;
+  if (op) return op.path;
+  return req.path
+    .split('/')
+    .map((segment) => (TOKEN_LIKE.test(segment) ? '{redacted}' : segment))
+    .join('/');
+}
+
+/** One line per request: never the key, a query value, a link token or a body, which may carry secrets. */
 export function requestLog(log: Log): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       log({
         method: req.method,
-        path: req.path,
+        path: loggedPath(req),
+        operation: context(req).operation?.operationId,
         status: res.statusCode,
         ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
         key: context(req).key?.id,

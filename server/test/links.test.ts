@@ -201,3 +201,20 @@ describe('getProxyHealth', () => {
     expect(((await res.json()) as any).ok).toBe(true);
   });
 });
+
+describe('request log', () => {
+  it('when an account-holder link is opened or mistyped, then the log carries the path template, never the token', async () => {
+    const a = givenAccount(t);
+    const link = await create(a.accountId, 'purchase-approvals');
+    const cvv = await create(a.accountId, 'cvv-requests');
+    await get(`/v1/approvals/${link.token}`);
+    await decidePurchase(link.token, { decision: 'deny' });
+    await get(`/v1/cvv-request/${cvv.token}`);
+    const text = JSON.stringify(t.logs);
+    expect(text).not.toContain(link.token);
+    expect(text).not.toContain(cvv.token);
+    expect(t.logs).toContainEqual(expect.objectContaining({ path: '/v1/approvals/{token}', operation: 'getPurchaseApproval', status: 200 }));
+    expect(t.logs).toContainEqual(expect.objectContaining({ path: '/v1/approvals/{token}/decide', status: 200 }));
+    expect(t.logs).toContainEqual(expect.objectContaining({ path: '/v1/cvv-request/{redacted}', status: 404 }));
+  });
+});

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { generatePassword } from '../domain/passwords.js';
-import { policyOf, readPasswordRules, SAFE_SYMBOLS } from '../domain/password-policy.js';
+import { passwordLength, policyOf, readPasswordRules as readRules, SAFE_SYMBOLS } from '../domain/password-policy.js';
+import { contract } from './support.js';
+
+// The document's range (root x-limits); the expectations below spell out the specification's 12 to 64.
+const readPasswordRules = (body: Record<string, unknown>) => readRules(body, passwordLength(contract()));
 import { ApiError } from '../domain/errors.js';
 
 /**

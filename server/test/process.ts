@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface ServerProcess {
   base: string;
@@ -12,15 +11,29 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+// Whatever a failed test left running is killed when the test worker exits.
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Runs server/main.ts as its own process on 127.0.0.1, port 0, and waits until it listens. */
 export function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(TSX, [join(ROOT, 'server', 'main.ts'), ...args], {
+  // Node itself with tsx's loader, not the tsx wrapper: a signal (SIGKILL above all) must reach the
+  // server process, and no server may outlive its test.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;

@@ -173,6 +173,19 @@ describe('getTokenCatalog', () => {
         expect(body.addresses).toEqual(full.addresses);
       }
     });
+
+    it('when url is empty or the page is sent unencoded with its own query, then 200: empty matches no site, the query is ignored', async () => {
+      const a = richAccount();
+      const empty = await t.call('/v1/tokens?url=', { key: a.key });
+      expect(empty.status).toBe(200);
+      const emptyBody = (await empty.json()) as any;
+      expect(emptyBody.cards.map((c: any) => c.anySite)).toEqual([true]);
+      expect(emptyBody.logins).toEqual([]);
+      const page = await catalog(a.key, `?url=${encodeURIComponent('https://www.acme.com/checkout')}`);
+      const unencoded = await t.call('/v1/tokens?url=https://www.acme.com/checkout?step=1&coupon=x', { key: a.key });
+      expect(unencoded.status).toBe(200);
+      expect(await unencoded.json()).toEqual(page);
+    });
   });
 
   describe('rate limits', () => {

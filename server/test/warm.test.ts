@@ -50,14 +50,18 @@ describe('getTokenCatalog', () => {
       expect(logs).toEqual([]);
     });
 
-    it('when warmed, then the catalog is answered and an undocumented query parameter is still refused', async () => {
+    it('when warmed, then the catalog is answered and a body the document forbids is still refused', async () => {
       const { key } = givenAccount({ db, clock });
       const ok = await fetch(`${base}/v1/tokens`, { headers: { authorization: `Bearer ${key}` } });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toMatchObject({ cards: [], logins: [] });
-      const refused = await fetch(`${base}/v1/tokens?bogus=1`, { headers: { authorization: `Bearer ${key}` } });
+      const refused = await fetch(`${base}/v1/recipes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'acme.com', kind: 'not-a-kind', status: 'unverified' }),
+      });
       expect(refused.status).toBe(400);
-      expect(await refused.json()).toMatchObject({ code: 'bad_request', error: expect.any(String) });
+      expect(await refused.json()).toMatchObject({ code: 'invalid_recipe', errors: [expect.objectContaining({ path: '/kind' })] });
     });
   });
 });
