@@ -4,6 +4,7 @@ import { extraSitesByLogin, listLogins, type LoginRow } from '../store/logins.js
 import { allowSitesByCard, listCards } from '../store/cards.js';
 import { identityPresence, listAddresses } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
+import { cachedRead } from '../store/read-cache.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
 import { parsePage, registrableDomain, type PageSite } from './sites.js';
 
@@ -60,18 +61,32 @@ function loginDomains(login: LoginRow, extra: string[]): Set<string> {
 }
 
 /**
+ * What the catalog is built from, read in one go and kept until the account's data may have changed
+ * (store/read-cache.ts): a catalog fetch then costs no query while nothing changed.
+ */
+function accountData(db: Db, accountId: string) {
+  return cachedRead(db, `catalog:${accountId}`, () => ({
+    tokens: accountTokens(db, accountId) as Tokens,
+    allowByCard: allowSitesByCard(db, accountId),
+    cards: listCards(db, accountId),
+    extra: extraSitesByLogin(db, accountId),
+    logins: listLogins(db, accountId),
+    presence: identityPresence(db, accountId),
+    addresses: listAddresses(db, accountId),
+  }));
+}
+
+/**
  * GET /v1/tokens (section 4.1). With a page (`url` or `host`): cards and logins registered for the
  * page's registrable domain, `anySite` cards after them, and `relatedLogins`: the other logins in
  * scope whose site name (the registrable domain without its public suffix) is the page's.
  */
 export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) {
   const accountId = key.account_id;
-  const tokens: Tokens = accountTokens(db, accountId);
+  const { tokens, allowByCard, cards, extra, logins: all, presence, addresses: addressRows } = accountData(db, accountId);
   const site: PageSite | null | undefined = page === undefined ? undefined : parsePage(page);
 
-  const allowByCard = allowSitesByCard(db, accountId);
   const cardEntry = (id: string, anySite: boolean) => ({ anySite, tokens: { ...tokens.get(id) } });
-  const cards = listCards(db, accountId);
   let cardEntries;
   if (page === undefined) {
     cardEntries = cards.map((c) => cardEntry(c.id, c.any_site === 1));
@@ -82,8 +97,8 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     cardEntries = [...forPage.map((c) => cardEntry(c.id, false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c.id, true))];
   }
 
-  const extra = extraSitesByLogin(db, accountId);
-  const logins = loginsInScope(db, key);
+  const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id))) : undefined;
+  const logins = allowed ? all.filter((l) => allowed.has(l.id)) : all;
   const entry = (l: LoginRow) => loginEntry(l, extra.get(l.id) ?? [], tokens.get(l.id) ?? {});
   let loginEntries: LoginEntry[];
   let relatedLogins: LoginEntry[] | undefined;
@@ -101,7 +116,6 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
       .map(entry);
   }
 
-  const presence = identityPresence(db, accountId);
   const identityTokens = tokens.get(accountId) ?? {};
   const missing: string[] = [];
   for (const field of IDENTITY_FIELDS) {
@@ -116,7 +130,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     missing,
   };
 
-  const addresses = listAddresses(db, accountId).map((a) => ({ label: a.label, tokens: { ...tokens.get(a.id) } }));
+  const addresses = addressRows.map((a) => ({ label: a.label, tokens: { ...tokens.get(a.id) } }));
 
   return {
     cards: cardEntries,

@@ -9,7 +9,9 @@ export const tokenHandlers: Handlers = {
     const key = requireKey(req);
     const page = (req.query.url ?? req.query.host) as string | undefined;
     const catalog = buildCatalog(db, key, page);
-    markKeyUsed(db, key.id, clock.now());
+    // The last-used time is kept to the second: within a second of the last mark, nothing is written.
+    const now = clock.now();
+    if (key.last_used_at === null || now - key.last_used_at >= 1000) markKeyUsed(db, key.id, now);
     res.status(200).json(catalog);
   },
 };

@@ -73,12 +73,37 @@ export function migrate(db: Db): void {
 }
 
 const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const generations = new WeakMap<Db, number>();
+
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+// Writes that change no account data: the limiter's counters and a key's last-used time. They run on
+// most requests, so counting them would make every cached read stale at once.
+const BOOKKEEPING = /^\s*(INSERT INTO|DELETE FROM) counter(s|_events)\b|^\s*UPDATE api_keys SET last_used_at\b/i;
 
 /** A statement prepared once per connection and reused: preparing on every call costs more than the query. */
 export function stmt(db: Db, sql: string): Database.Statement {
   let cache = statements.get(db);
   if (!cache) statements.set(db, (cache = new Map()));
   let s = cache.get(sql);
-  if (!s) cache.set(sql, (s = db.prepare(sql)));
+  if (!s) {
+    s = db.prepare(sql);
+    if (WRITE.test(sql) && !BOOKKEEPING.test(sql)) {
+      const run = s.run.bind(s);
+      s.run = (...params: unknown[]) => {
+        generations.set(db, (generations.get(db) ?? 0) + 1);
+        return run(...params);
+      };
+    }
+    cache.set(sql, s);
+  }
   return s;
+}
+
+/**
+ * Changes whenever account data may have changed: a write of this connection through stmt() (except
+ * bookkeeping), or a commit of any other connection (`PRAGMA data_version`), such as a second server
+ * process on the same file. Reads cached under one generation are valid while it lasts.
+ */
+export function dataGeneration(db: Db): string {
+  return `${generations.get(db) ?? 0}:${stmt(db, 'PRAGMA data_version').pluck().get() as number}`;
 }

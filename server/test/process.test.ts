@@ -27,7 +27,7 @@ async function start(env: Record<string, string>, args: string[] = ['--demo']) {
 }
 
 function localConfig(dir: string) {
-  return JSON.parse(readFileSync(join(dir, 'local.json'), 'utf8')) as { keys: { agent: string; signup: string }; accountId: string };
+  return JSON.parse(readFileSync(join(dir, 'local.json'), 'utf8')) as { keys: { agent: string; signup: string }; accountId: string; adminToken: string };
 }
 
 describe('server process', () => {
@@ -110,6 +110,24 @@ describe('server process', () => {
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(300);
     expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+  });
+
+  it('when one process changes account data, then the catalog of the other shows it on its next fetch', async () => {
+    const dir = dataDir();
+    const env = { VAULT_DATA_DIR: dir, VAULT_CLOCK: 'manual:2026-01-05T12:00:10Z' };
+    const a = await start(env);
+    const b = await start(env);
+    const { keys, accountId, adminToken } = localConfig(dir);
+    const catalogOf = async (base: string) =>
+      (await (await fetch(`${base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } })).json()) as { logins: { label: string }[] };
+    const before = (await catalogOf(b.base)).logins.map((l) => l.label);
+    expect(before.length).toBeGreaterThan(0);
+    const removed = await fetch(`${a.base}/_fixtures/accounts/${accountId}/logins/${before[0]}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(removed.status).toBe(204);
+    expect((await catalogOf(b.base)).logins.map((l) => l.label)).toEqual(before.slice(1));
   });
 });
 

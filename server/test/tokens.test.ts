@@ -128,7 +128,27 @@ describe('getTokenCatalog', () => {
       const a = givenAccount(t);
       expect(getKey(t.db, a.keyId)?.last_used_at).toBeNull();
       await catalog(a.key);
+      const first = t.clock.now();
+      expect(getKey(t.db, a.keyId)?.last_used_at).toBe(first);
+      // Kept to the second.
+      t.clock.advance(999);
+      await catalog(a.key);
+      expect(getKey(t.db, a.keyId)?.last_used_at).toBe(first);
+      t.clock.advance(1);
+      await catalog(a.key);
       expect(getKey(t.db, a.keyId)?.last_used_at).toBe(t.clock.now());
+    });
+
+    it('when account data changes between fetches, then the next fetch shows it at once', async () => {
+      const a = givenAccount(t);
+      expect((await catalog(a.key)).cards).toEqual([]);
+      const base = { accountId: a.accountId, now: t.clock.now() };
+      insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
+      expect((await catalog(a.key)).cards).toHaveLength(1);
+      insertLogin(t.db, t.sealer, { ...base, label: 'shop', website: 'shop.example', extraWebsites: [], email: 'j@example.com', password: 'pass-1234' });
+      expect((await catalog(a.key)).logins.map((l: any) => l.label)).toEqual(['shop']);
+      deleteLogin(t.db, a.accountId, 'shop');
+      expect((await catalog(a.key)).logins).toEqual([]);
     });
   });
 
