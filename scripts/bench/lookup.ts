@@ -23,7 +23,12 @@ export async function lookupMicros(doc: Record<string, unknown>, path: string, i
   const error = await once();
   if (error || !(req as { openapi?: unknown }).openapi) throw new Error(`lookup: GET ${path} was not matched (${String(error)})`);
   for (let i = 0; i < iterations / 10; i++) await once();
-  const started = performance.now();
-  for (let i = 0; i < iterations; i++) await once();
-  return ((performance.now() - started) * 1000) / iterations;
+  // The best of five runs: a µs-scale figure is otherwise decided by whatever else the machine did.
+  let best = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now();
+    for (let i = 0; i < iterations; i++) await once();
+    best = Math.min(best, ((performance.now() - started) * 1000) / iterations);
+  }
+  return best;
 }

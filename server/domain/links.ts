@@ -105,13 +105,17 @@ export interface SignupApprovalView {
 export function readSignupApproval(deps: SignupDeps, token: string): SignupApprovalView {
   const link = liveLink(deps, token, 'signup');
   const view = viewSignupRequest(deps, link.signup_request_id!);
+  return approvalView(view, view.approvalFailure);
+}
+
+function approvalView(view: ReturnType<typeof viewSignupRequest>, approvalFailure: string | null | undefined): SignupApprovalView {
   return {
     status: view.status,
     website: view.website,
     email: view.email,
     ...(view.username !== null ? { username: view.username } : {}),
     expiresAt: view.expiresAt,
-    ...(view.approvalFailure ? { approvalFailure: view.approvalFailure } : {}),
+    ...(approvalFailure ? { approvalFailure } : {}),
   };
 }
 
@@ -125,15 +129,7 @@ export function decideSignupApproval(deps: SignupDeps, token: string, decision: 
     const link = liveLink(deps, token, 'signup');
     const outcome = decideSignupRequest(deps, link.signup_request_id!, decision);
     if (!outcome) throw notFound();
-    const view = viewSignupRequest(deps, link.signup_request_id!);
-    return {
-      status: view.status,
-      website: view.website,
-      email: view.email,
-      ...(view.username !== null ? { username: view.username } : {}),
-      expiresAt: view.expiresAt,
-      ...(!outcome.ok ? { approvalFailure: outcome.reason } : {}),
-    };
+    return approvalView(viewSignupRequest(deps, link.signup_request_id!), outcome.ok ? undefined : outcome.reason);
   });
 }
 

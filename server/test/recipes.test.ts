@@ -1,16 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contract, givenAccount, type TestServer } from './support.js';
+import { contract, givenAccount, startServer, type TestServer } from './support.js';
 import { runFailingServer } from './process.js';
 import { openDb, type Db } from '../store/db.js';
-import { Sealer } from '../store/secrets.js';
 import { ManualClock } from '../domain/clock.js';
-import { createApp } from '../app.js';
 import type { ServerConfig } from '../config.js';
 import { RecipeRegistry, VERDICT } from '../domain/recipes.js';
 import { defaultReleaseFile, loadRelease } from '../domain/registry.js';
@@ -33,40 +30,9 @@ interface RecipeServer extends TestServer {
 async function startRecipeServer(options: { config?: Partial<ServerConfig>; db?: Db } = {}): Promise<RecipeServer> {
   const db = options.db ?? openDb(':memory:');
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12, 0, 0));
-  const masterKey = randomBytes(32);
-  const logs: Record<string, unknown>[] = [];
-  const log = (l: Record<string, unknown>) => logs.push(l);
-  const recipes = new RecipeRegistry({ db, clock, contract: contract(), log }, loadRelease(contract()));
-  const app = createApp({ db, clock, masterKey, contract: contract(), config: { adminToken: ADMIN, ...options.config }, recipes, log });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    base,
-    db,
-    clock,
-    sealer: new Sealer(masterKey),
-    masterKey,
-    logs,
-    recipes,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-    call(path, init = {}) {
-      const { key, json, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
-      let body = rest.body;
-      if (json !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(json);
-      }
-      return fetch(`${base}${path}`, { ...rest, headers, body });
-    },
-  };
+  const recipes = new RecipeRegistry({ db, clock, contract: contract(), log: () => {} }, loadRelease(contract()));
+  const server = await startServer({ db, clock, recipes, config: { adminToken: ADMIN, ...options.config } });
+  return Object.assign(server, { recipes });
 }
 
 let t: RecipeServer;

@@ -9,6 +9,7 @@ import { loadContract, type Contract, type PlanName } from '../contract.js';
 import type { ServerConfig } from '../config.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey, addKeyLogin } from '../store/keys.js';
+import type { RecipeRegistry } from '../domain/recipes.js';
 
 let sharedContract: Contract | undefined;
 /** The bundled document, loaded once per test file. */
@@ -29,12 +30,14 @@ export interface TestServer {
 }
 
 /** A reference server on 127.0.0.1, port 0, over an in-memory database and a manual clock. */
-export async function startServer(options: { config?: Partial<ServerConfig>; db?: Db; clock?: ManualClock } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { config?: Partial<ServerConfig>; db?: Db; clock?: ManualClock; recipes?: RecipeRegistry } = {},
+): Promise<TestServer> {
   const db = options.db ?? openDb(':memory:');
   const clock = options.clock ?? new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
   const masterKey = randomBytes(32);
   const logs: Record<string, unknown>[] = [];
-  const app = createApp({ db, clock, masterKey, contract: contract(), config: options.config, log: (l) => logs.push(l) });
+  const app = createApp({ db, clock, masterKey, contract: contract(), config: options.config, recipes: options.recipes, log: (l) => logs.push(l) });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
