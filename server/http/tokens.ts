@@ -11,7 +11,11 @@ export const tokenHandlers: Handlers = {
     const catalog = buildCatalog(db, key, page);
     // The last-used time is kept to the second: within a second of the last mark, nothing is written.
     const now = clock.now();
-    if (key.last_used_at === null || now - key.last_used_at >= 1000) markKeyUsed(db, key.id, now);
+    if (key.last_used_at === null || now - key.last_used_at >= 1000) {
+      markKeyUsed(db, key.id, now);
+      // The key may be the cached row of http/auth.ts, which this bookkeeping write does not expire.
+      key.last_used_at = now;
+    }
     res.status(200).json(catalog);
   },
 };

@@ -56,6 +56,8 @@ describe('getTokenCatalog', () => {
     it('when the key is unknown or revoked, then 401 invalid_api_key', async () => {
       const a = givenAccount(t);
       expect((await t.call('/v1/tokens', { key: 'vk_unknown' })).status).toBe(401);
+      // Used a moment before, so a key remembered from that request must not outlive the revocation.
+      expect((await t.call('/v1/tokens', { key: a.key })).status).toBe(200);
       revokeKey(t.db, a.keyId, t.clock.now());
       const res = await t.call('/v1/tokens', { key: a.key });
       expect(res.status).toBe(401);
