@@ -22,6 +22,7 @@ import { linkHandlers, linkNoStore } from './http/links.js';
 import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRoute } from './http/docs.js';
 import { warmValidator } from './http/warm.js';
+import { parseQuery } from './http/query.js';
 import { RecipeRegistry } from './domain/recipes.js';
 import { loadRelease, type Release } from './domain/registry.js';
 
@@ -73,7 +74,7 @@ export function createApp(options: AppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'simple');
+  app.set('query parser', parseQuery);
   app.use(requestLog(log));
   app.get(['/docs', '/docs/'], docsRoute());
   if (config.adminToken) app.use('/_fixtures', fixturesRouter(services, config.adminToken));

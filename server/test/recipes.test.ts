@@ -285,10 +285,13 @@ describe('getRecipes', () => {
       expect(raw.body.merchant?.id).toBe('acme.com');
     });
 
-    it('when url or full is sent empty, then an empty url gives four null slots and an empty full the plain index', async () => {
+    it('when url or full is sent empty or url twice, then such a url gives four null slots and an empty full the plain index', async () => {
       const empty = await get('/v1/recipes?url=');
       expect(empty.status).toBe(200);
       expect(empty.body).toEqual(nulls);
+      const twice = await get('/v1/recipes?url=https://www.acme.com/checkout&url=https://www.acme.com/checkout');
+      expect(twice.status).toBe(200);
+      expect(twice.body).toEqual(nulls);
       const index = await get('/v1/recipes?full=');
       expect(index.status).toBe(200);
       expect(index.body.recipes.every((e: any) => e.recipe === undefined)).toBe(true);

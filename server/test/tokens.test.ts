@@ -196,7 +196,7 @@ describe('getTokenCatalog', () => {
       }
     });
 
-    it('when url is empty or the page is sent unencoded with its own query, then 200: empty matches no site, the query is ignored', async () => {
+    it('when url is empty or repeated, or the page is sent unencoded with its own query, then 200: empty or repeated matches no site, the query is ignored', async () => {
       const a = richAccount();
       const empty = await t.call('/v1/tokens?url=', { key: a.key });
       expect(empty.status).toBe(200);
@@ -207,6 +207,10 @@ describe('getTokenCatalog', () => {
       const unencoded = await t.call('/v1/tokens?url=https://www.acme.com/checkout?step=1&coupon=x', { key: a.key });
       expect(unencoded.status).toBe(200);
       expect(await unencoded.json()).toEqual(page);
+      // Sent twice, it is no one page: read as empty, it matches no site.
+      const twice = await t.call(`/v1/tokens?url=${encodeURIComponent('https://www.acme.com/checkout')}&url=https://other.org/`, { key: a.key });
+      expect(twice.status).toBe(200);
+      expect(await twice.json()).toEqual(emptyBody);
     });
   });
 
