@@ -18,7 +18,8 @@ import type { Handlers, Services } from './http/handlers.js';
 import { tokenHandlers } from './http/tokens.js';
 import { recipeHandlers } from './http/recipes.js';
 import { signupHandlers } from './http/signup.js';
-import { linkHandlers, linkNoStore } from './http/links.js';
+import { linkHandlers } from './http/links.js';
+import { noStore } from './http/cache-control.js';
 import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRoute } from './http/docs.js';
 import { warmValidator } from './http/warm.js';
@@ -79,7 +80,7 @@ export function createApp(options: AppOptions) {
   app.get(['/docs', '/docs/'], docsRoute());
   if (config.adminToken) app.use('/_fixtures', fixturesRouter(services, config.adminToken));
   app.use(matchOperation(contract));
-  app.use(linkNoStore);
+  app.use(noStore);
   app.use(init!, ...metadata!, ...responses!);
   app.use(authenticate(options.db));
   app.use(perMinuteLimits(limiter));

@@ -40,6 +40,8 @@ export interface Operation {
   bodyLimit?: LimitDef;
   removedKeyPrefix?: string;
   validationErrorCode: string;
+  /** Every documented response carries `Cache-Control: no-store` (the CacheControlNoStore header). */
+  noStore: boolean;
   raw: JsonObject;
 }
 
@@ -124,6 +126,9 @@ export function buildContract(doc: JsonObject): Contract {
         bodyLimit: opLimits.find((l) => l.kind === 'body'),
         removedKeyPrefix: op['x-removed-key-prefix'],
         validationErrorCode: op['x-validation-error-code'] ?? 'bad_request',
+        noStore: Object.values((op.responses ?? {}) as JsonObject).every(
+          (r) => (resolve(r).headers?.['Cache-Control']?.$ref as string | undefined)?.endsWith('/CacheControlNoStore') === true,
+        ),
         raw: op,
       };
       operations.set(operation.operationId, operation);

@@ -1,5 +1,6 @@
 import { ApiError } from './errors.js';
 import type { Contract } from '../contract.js';
+import type { components } from '../../client/generated/schema.js';
 
 /**
  * The password rule fields of section 2.6, read from a request body. A member of the wrong type is
@@ -28,7 +29,7 @@ export const LOWERCASE = 'abcdefghijklmnopqrstuvwxyz';
 export const UPPERCASE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const DIGITS = '0123456789';
 
-export type CharacterClass = 'lowercase' | 'uppercase' | 'digit' | 'symbol';
+export type CharacterClass = components['schemas']['PasswordPolicy']['classes'][number];
 
 /** What the generator follows: one length, the classes it must contain, and the symbols it may use. */
 export interface PasswordRules {

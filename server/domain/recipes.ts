@@ -5,10 +5,13 @@ import type { Clock } from './clock.js';
 import type { Limiter } from './limiter.js';
 import { ApiError } from './errors.js';
 import { registrableDomain } from './sites.js';
+import { cachedRead } from '../store/read-cache.js';
 import {
   CUSTOM_PLATFORM,
   SIGNUP_PREFIX,
   SUBMISSION_VERSION,
+  dedupeProblems,
+  isObject,
   normalizeHost,
   platformKindFor,
   recipeProblems,
@@ -119,8 +122,16 @@ export class RecipeRegistry {
     this.screening.add(...store.pendingSubmissionIds(deps.db));
   }
 
-  /** Every live recipe by key: the release's, each replaced by the live contribution of its key. */
+  /**
+   * Every live recipe by key: the release's, each replaced by the live contribution of its key.
+   * Kept until a write may have changed the contributions (store/read-cache.ts), so a lookup reads
+   * and parses nothing while they are unchanged. Callers never change what it returns.
+   */
   live(): LiveRecipe[] {
+    return cachedRead(this.deps.db, 'recipes:live', () => this.readLive());
+  }
+
+  private readLive(): LiveRecipe[] {
     const byKey = new Map<string, LiveRecipe>();
     for (const recipe of this.release.recipes) byKey.set(recipe.key, { recipe, registryVersion: this.release.registryVersion });
     for (const row of store.liveContributions(this.deps.db)) {
@@ -285,22 +296,9 @@ function formOf(contract: Contract, body: unknown): { wrapped: boolean; problems
     const others = problems.filter((p) => p.path !== '/note' && !(p.path === '' && p.message.includes('note')));
     return { wrapped, problems: [...others, { path: '/note', message: 'verificationRequested needs a non-empty note' }] };
   }
-  return { wrapped, problems: dedupe(problems) };
+  return { wrapped, problems: dedupeProblems(problems) };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function dedupe(problems: Problem[]): Problem[] {
-  const seen = new Set<string>();
-  return problems.filter((p) => {
-    const id = `${p.path}\u0000${p.message}`;
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
-}
 
 /** Cuts after `max` characters (code points, so a character is never split in two). */
 function truncate(text: string, max: number): string {

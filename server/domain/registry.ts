@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Contract } from '../contract.js';
+import type { components } from '../../client/generated/schema.js';
 
 /**
  * The registry release: the versioned file of recipes shipped in server/registry/, loaded once at
@@ -13,8 +14,9 @@ import type { Contract } from '../contract.js';
 
 export const REGISTRY_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'registry');
 
-export type RecipeKind = 'merchant' | 'platform' | 'signup' | 'signup-platform';
-export type RecipeStatus = 'verified' | 'partial' | 'unverified' | 'dead-end';
+// Spelled by the document (generated types), so a value it adds or drops breaks the build here.
+export type RecipeKind = components['schemas']['RecipeKind'];
+export type RecipeStatus = components['schemas']['RecipeStatus'];
 
 /** The smallest recipe body the document defines; the object is open, other members are kept. */
 export interface Recipe {
@@ -202,7 +204,6 @@ function ajvFor(contract: Contract) {
 
 /** Ajv's errors as problems, without the summary entries (`if`, `anyOf`) that repeat a deeper one. */
 function toProblems(errors: ErrorObject[], at: string): Problem[] {
-  const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
@@ -214,21 +215,27 @@ function toProblems(errors: ErrorObject[], at: string): Problem[] {
     }
     if (e.keyword === 'enum') message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
     if (e.keyword === 'false schema') message = 'must not be present';
-    const problem = { path, message };
-    const id = `${problem.path}\u0000${problem.message}`;
-    if (!seen.has(id)) {
-      seen.add(id);
-      problems.push(problem);
-    }
+    problems.push({ path, message });
   }
-  return problems;
+  return dedupeProblems(problems);
+}
+
+/** Each problem once (same path and message), in first-seen order. */
+export function dedupeProblems(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const id = `${p.path}\u0000${p.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 function escapePointer(name: string): string {
   return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -7,16 +7,12 @@ import { context } from './context.js';
 
 const BEARER = /^Bearer +(\S+) *$/;
 
-/**
- * Section 5: Bearer keys on every secured operation, `Cache-Control: no-store` on every
- * authenticated response (errors included), and the per-key signup permission.
- */
+/** Section 5: Bearer keys on every secured operation, and the per-key signup permission. */
 export function authenticate(db: Db): RequestHandler {
   return (req, res, next) => {
     const ctx = context(req);
     const op = ctx.operation;
     if (!op?.secured) return next();
-    res.setHeader('Cache-Control', 'no-store');
     const match = BEARER.exec(req.get('authorization') ?? '');
     if (!match) throw new ApiError(401, 'unauthorized', 'Send the API key as "Authorization: Bearer <API key>".');
     // Cached until any write (a revocation, a plan change) or another process's commit; the cache is

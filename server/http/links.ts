@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import type { Handlers } from './handlers.js';
 import { context } from './context.js';
 import {
@@ -9,19 +8,6 @@ import {
   readSignupApproval,
   type PurchaseAt,
 } from '../domain/links.js';
-
-const LINK_TAG = 'Account-holder links';
-
-/**
- * An account-holder link is reached through a credential (its token), so every answer on it,
- * errors included, carries `Cache-Control: no-store`, as authenticated answers do. Mounted right
- * after the operation is matched, before anything can refuse the request.
- */
-export const linkNoStore: RequestHandler = (req, res, next) => {
-  const tags = (context(req).operation?.raw.tags ?? []) as string[];
-  if (tags.includes(LINK_TAG)) res.setHeader('Cache-Control', 'no-store');
-  next();
-};
 
 /** Tag Account-holder links (section 4.11), and the proxy health check (4.12). No API key: the token is the credential. */
 export const linkHandlers: Handlers = {

@@ -12,6 +12,7 @@ export function addToWindow(db: Db, limitId: string, subject: string, windowStar
   stmt(db, 
     `INSERT INTO counters (limit_id, subject, window_start, count) VALUES (?, ?, ?, ?)
      ON CONFLICT (limit_id, subject, window_start) DO UPDATE SET count = count + excluded.count`,
+    'bookkeeping',
   ).run(limitId, subject, windowStart, by);
 }
 
@@ -35,11 +36,11 @@ export function oldestEventSince(db: Db, limitId: string, subject: string, since
 }
 
 export function addEvent(db: Db, limitId: string, subject: string, at: number): void {
-  stmt(db, 'INSERT INTO counter_events (limit_id, subject, at) VALUES (?, ?, ?)').run(limitId, subject, at);
+  stmt(db, 'INSERT INTO counter_events (limit_id, subject, at) VALUES (?, ?, ?)', 'bookkeeping').run(limitId, subject, at);
 }
 
 /** Drops windows and events that can no longer matter, so the tables stay small. */
 export function pruneCounters(db: Db, before: number): void {
-  stmt(db, 'DELETE FROM counters WHERE window_start < ?').run(before);
-  stmt(db, 'DELETE FROM counter_events WHERE at < ?').run(before);
+  stmt(db, 'DELETE FROM counters WHERE window_start < ?', 'bookkeeping').run(before);
+  stmt(db, 'DELETE FROM counter_events WHERE at < ?', 'bookkeeping').run(before);
 }

@@ -76,18 +76,20 @@ const statements = new WeakMap<Db, Map<string, Database.Statement>>();
 const generations = new WeakMap<Db, number>();
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
-// Writes that change no account data: the limiter's counters and a key's last-used time. They run on
-// most requests, so counting them would make every cached read stale at once.
-const BOOKKEEPING = /^\s*(INSERT INTO|DELETE FROM) counter(s|_events)\b|^\s*UPDATE api_keys SET last_used_at\b/i;
 
-/** A statement prepared once per connection and reused: preparing on every call costs more than the query. */
-export function stmt(db: Db, sql: string): Database.Statement {
+/**
+ * A statement prepared once per connection and reused: preparing on every call costs more than the query.
+ * Every write ends the reads cached under the current dataGeneration, except a `bookkeeping` one:
+ * a write that changes no account data (the limiter's counters, a key's last-used time), which runs
+ * on most requests and would otherwise make every cached read stale at once. The caller says so.
+ */
+export function stmt(db: Db, sql: string, kind: 'data' | 'bookkeeping' = 'data'): Database.Statement {
   let cache = statements.get(db);
   if (!cache) statements.set(db, (cache = new Map()));
   let s = cache.get(sql);
   if (!s) {
     s = db.prepare(sql);
-    if (WRITE.test(sql) && !BOOKKEEPING.test(sql)) {
+    if (kind === 'data' && WRITE.test(sql)) {
       const run = s.run.bind(s);
       s.run = (...params: unknown[]) => {
         generations.set(db, (generations.get(db) ?? 0) + 1);

@@ -67,7 +67,7 @@ export function revokeKey(db: Db, id: string, now: number): boolean {
 }
 
 export function markKeyUsed(db: Db, id: string, now: number): void {
-  stmt(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, id);
+  stmt(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?', 'bookkeeping').run(now, id);
 }
 
 export function keyLoginIds(db: Db, keyId: string): string[] {

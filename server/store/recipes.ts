@@ -1,9 +1,10 @@
+import type { components } from '../../client/generated/schema.js';
 import { stmt, type Db } from './db.js';
 import { newId } from './ids.js';
 
 /** Recipe submissions and the contributed recipes they make live (migration 0002-recipes). */
 
-export type SubmissionStatus = 'pending' | 'approved' | 'merged' | 'rejected' | 'needs_human';
+export type SubmissionStatus = components['schemas']['RecipeSubmission']['status'];
 
 export interface SubmissionRow {
   id: string;

@@ -261,6 +261,8 @@ describe('createLogin', () => {
     const a = signupAccount(t);
     const res = await t.call('/v1/logins', { method: 'POST', key: a.key, json: { website: 'acme.com', password: 'secret-password' } });
     expect(res.status).toBe(410);
+    // The document gives this answer Cache-Control: no-store, as every answer of a login endpoint.
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect((await res.json()).code).toBe('signup_requires_approval');
   });
 });

@@ -1,14 +1,12 @@
 import express from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { describe, expect, it } from 'vitest';
 import { withExtraPaths } from '../../scripts/bench/extra-paths.js';
+import { metadataStage } from '../../scripts/bench/lookup.js';
 
 // patches/express-openapi-validator+5.6.2.patch changes how the validator finds the documented
 // route of a request (compiled once, static paths directly, parameterised ones by literal prefix).
 // These cases pin down that it finds the same route, with the same parameters, as the library's
 // own ordered scan: static segments before parameters, case-insensitive, decoded parameters.
-
-type Stage = (req: unknown, res: unknown, next: (err?: unknown) => void) => unknown;
 
 const operation = (id: string) => ({
   get: { operationId: id, responses: { '200': { description: 'OK' } } },
@@ -27,15 +25,7 @@ const base = {
 };
 
 function matcher(doc: Record<string, unknown>) {
-  const stages = OpenApiValidator.middleware({
-    apiSpec: structuredClone(doc) as never,
-    validateRequests: true,
-    validateResponses: false,
-    validateSecurity: false,
-    validateApiSpec: false,
-    ignoreUndocumented: true,
-  }) as unknown as Stage[];
-  const metadata = stages.find((s) => (s as { name?: string }).name === 'metadataMiddleware')!;
+  const metadata = metadataStage(doc);
   const app = express();
   return async (path: string) => {
     const req: Record<string, unknown> = { app, method: 'GET', url: path, originalUrl: path, baseUrl: '', path, headers: {}, query: {} };
