@@ -1,8 +1,8 @@
-// npm run bench [-- --duration 5 --rounds 3 --connections 50 --warmup 1 --extra-paths 200]
+// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200]
 //
 // Load-tests GET /v1/tokens of the reference server against baselines measured in the same run:
 // raw node:http and a bare Express route serving the same catalog bytes, and Prism mocking the
-// document. Servers run in child processes on one core, the load generator (autocannon) here on
+// document (silent, and at its default verbosity). Servers run in child processes on one core, the load generator (autocannon) here on
 // the other; variants alternate over rounds so drift touches all of them alike. Results are
 // ratios to the baselines, never absolute thresholds. Loopback only; every process it starts is
 // stopped. Any non-2xx answer makes the run invalid (exit 1). Not part of `npm test`.
@@ -18,8 +18,8 @@ import { formatReport, type Lookup, type Measured } from './bench/report.js';
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '7' },
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '1' },
     'extra-paths': { type: 'string', default: '200' },
@@ -70,7 +70,8 @@ async function main(): Promise<number> {
   log('timing the validator route lookup');
   const lookups: Lookup[] = [];
   for (const path of [CATALOG, SIGNUP_REQUEST]) {
-    lookups.push({ path, base: await lookupMicros(doc, path), extra: await lookupMicros(extraDocument, path) });
+    const [base, extra] = await lookupMicros([doc, extraDocument], path);
+    lookups.push({ path, base: base!, extra: extra! });
   }
 
   const started = async (server: Promise<Running>) => {
@@ -99,7 +100,9 @@ async function main(): Promise<number> {
   const bareValidated = await started(
     startBenchServer('Express + validator', 'express-validated', { BENCH_BODY_FILE: bodyFile, BENCH_DOC: bundled }),
   ).then(firstResponse);
-  const prism = await started(startPrism('Prism', join(ROOT, 'dist', 'openapi.yaml'), { path: CATALOG, headers: auth }));
+  const prismProbe = { path: CATALOG, headers: auth };
+  const prism = await started(startPrism('Prism, silent', join(ROOT, 'dist', 'openapi.yaml'), prismProbe, 'silent'));
+  const prismLogging = await started(startPrism('Prism, default logging', join(ROOT, 'dist', 'openapi.yaml'), prismProbe, 'default'));
 
   const keyed = (s: Running) => ({ authorization: `Bearer ${s.ready!.key}` });
   const variants: Variant[] = [
@@ -107,6 +110,7 @@ async function main(): Promise<number> {
     { id: 'express', label: 'bare Express route (same body)', server: bare, path: CATALOG, headers: {} },
     { id: 'express-validated', label: 'Express + express-openapi-validator', server: bareValidated, path: CATALOG, headers: {} },
     { id: 'prism', label: 'Prism mock, silent', server: prism, path: CATALOG, headers: auth },
+    { id: 'prism-logging', label: 'Prism mock, default logging', server: prismLogging, path: CATALOG, headers: auth },
     { id: 'ref', label: 'reference, validated', server: validated, path: CATALOG, headers: keyed(validated) },
     { id: 'ref-url', label: 'reference, validated, ?url', server: validated, path: CATALOG_FOR_PAGE, headers: keyed(validated) },
     { id: 'ref-novalidate', label: 'reference, responses not validated', server: unvalidated, path: CATALOG, headers: keyed(unvalidated) },

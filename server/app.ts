@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { Db } from './store/db.js';
+import { beginRequestReads, type Db } from './store/db.js';
 import { Sealer } from './store/secrets.js';
 import type { Clock } from './domain/clock.js';
 import { Limiter } from './domain/limiter.js';
@@ -77,6 +77,10 @@ export function createApp(options: AppOptions) {
   app.set('etag', false);
   app.set('query parser', parseQuery);
   app.use(requestLog(log));
+  app.use((_req, _res, next) => {
+    beginRequestReads(options.db);
+    next();
+  });
   app.get(['/docs', '/docs/'], docsRoute());
   if (config.adminToken) app.use('/_fixtures', fixturesRouter(services, config.adminToken));
   app.use(matchOperation(contract));

@@ -105,11 +105,20 @@ export async function startBenchServer(name: string, kind: string, env: Record<s
   return running;
 }
 
-/** Prism's mock server for the bundled document, pinned to the server core. */
-export async function startPrism(name: string, document: string, probe: { path: string; headers: Record<string, string> }): Promise<Running> {
+/**
+ * Prism's mock server for the bundled document, pinned to the server core: `silent`, or at its
+ * default verbosity (a log line per request, to /dev/null here), as teams usually run it.
+ */
+export async function startPrism(
+  name: string,
+  document: string,
+  probe: { path: string; headers: Record<string, string> },
+  verbosity: 'silent' | 'default',
+): Promise<Running> {
   const port = await freePort();
   const bin = realpathSync(join(ROOT, 'node_modules', '.bin', 'prism'));
-  const [command, args] = pinned(process.execPath, [bin, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', document]);
+  const quiet = verbosity === 'silent' ? ['-v', 'silent'] : [];
+  const [command, args] = pinned(process.execPath, [bin, 'mock', '-h', '127.0.0.1', '-p', String(port), ...quiet, document]);
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   const running = track(name, child, `http://127.0.0.1:${port}`);
   const deadline = Date.now() + 60_000;

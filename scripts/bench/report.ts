@@ -28,7 +28,9 @@ interface Row {
   m: Measured;
   rps: number;
   p50: number;
+  /** p99 of the median round, and of the worst. */
   p99: number;
+  p99Worst: number;
 }
 
 const median = (xs: number[]) => {
@@ -52,7 +54,8 @@ export function formatReport(input: {
         m,
         rps: m.rounds.reduce((n, r) => n + r.requests, 0) / m.rounds.reduce((n, r) => n + r.seconds, 0),
         p50: median(m.rounds.map((r) => r.p50)),
-        p99: Math.max(...m.rounds.map((r) => r.p99)),
+        p99: median(m.rounds.map((r) => r.p99)),
+        p99Worst: Math.max(...m.rounds.map((r) => r.p99)),
       },
     ]),
   );
@@ -77,16 +80,16 @@ export function formatReport(input: {
   lines.push(`GET /v1/tokens: ${settings.connections} connections, ${settings.rounds} rounds of ${settings.duration} s per variant, interleaved`);
   lines.push(input.machine);
   lines.push('');
-  lines.push('| variant | req/s | rounds | vs node:http | vs Express | vs Prism | p50 ms | p99 ms | peak RSS MB | first response ms |');
-  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  lines.push('| variant | req/s | rounds | vs node:http | vs Express | vs Prism | p50 ms | p99 ms | p99 worst ms | peak RSS MB | first response ms |');
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows.values()) {
     lines.push(
-      `| ${r.m.label} | ${Math.round(r.rps)} | ${r.m.rounds.map((x) => Math.round(x.requests / x.seconds)).join(' / ')} | ${ratio(r.rps, raw)} | ${ratio(r.rps, express)} | ${ratio(r.rps, prism)} | ${ms(r.p50)} | ${ms(r.p99)} | ${mb(r.m.server.peakRssBytes)} | ${ms(r.m.server.firstResponseMs)} |`,
+      `| ${r.m.label} | ${Math.round(r.rps)} | ${r.m.rounds.map((x) => Math.round(x.requests / x.seconds)).join(' / ')} | ${ratio(r.rps, raw)} | ${ratio(r.rps, express)} | ${ratio(r.rps, prism)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.p99Worst)} | ${mb(r.m.server.peakRssBytes)} | ${ms(r.m.server.firstResponseMs)} |`,
     );
   }
-  lines.push(`| reference without ready() (start-up only) | | | | | | | | | ${ms(input.cold.firstResponseMs)} |`);
+  lines.push(`| reference without ready() (start-up only) | | | | | | | | | | ${ms(input.cold.firstResponseMs)} |`);
   lines.push('');
-  lines.push('req/s: all rounds together (rounds: each round alone); p50: median round; p99: worst round; peak RSS: the server process (shared by the');
+  lines.push('req/s: all rounds together (rounds: each round alone); p50, p99: median round; p99 worst: worst round; peak RSS: the server process (shared by the');
   lines.push('variants of one server); first response: from the server listening to its first answer on a new connection.');
   lines.push('');
 
@@ -94,13 +97,20 @@ export function formatReport(input: {
   for (const id of ['ref', 'ref-url']) {
     const label = row(id).m.label;
     const vsExpress = perRound(id, 'express');
-    const vsPrism = perRound(id, 'prism');
     targets.push([`${label}: at least 0.5x bare Express`, vsExpress.median >= 0.5, vsExpress.text]);
-    targets.push([`${label}: at least 2x Prism`, vsPrism.median >= 2, vsPrism.text]);
+    for (const prismId of ['prism-logging', 'prism']) {
+      const vsPrism = perRound(id, prismId);
+      targets.push([`${label}: at least 2x ${row(prismId).m.label}`, vsPrism.median >= 2, vsPrism.text]);
+    }
   }
   const referenceRows = [...rows.values()].filter((r) => r.m.id.startsWith('ref'));
-  const worstP99 = Math.max(...referenceRows.map((r) => r.p99));
-  targets.push([`reference p99 under 50 ms at ${settings.connections} connections (worst variant, worst round)`, worstP99 < 50, `${ms(worstP99)} ms`]);
+  for (const [which, p99] of [
+    ['median round', (r: Row) => r.p99],
+    ['worst round', (r: Row) => r.p99Worst],
+  ] as const) {
+    const worst = referenceRows.reduce((a, b) => (p99(b) > p99(a) ? b : a));
+    targets.push([`reference p99 under 50 ms at ${settings.connections} connections (worst variant, ${which})`, p99(worst) < 50, `${ms(p99(worst))} ms (${worst.m.label})`]);
+  }
   const warmed = [...new Set(referenceRows.map((r) => r.m.server))];
   const worstFirst = Math.max(...warmed.map((s) => s.firstResponseMs ?? Infinity));
   targets.push(['reference first response within 100 ms of listening (with ready())', worstFirst <= 100, `${ms(worstFirst)} ms (without ready(): ${ms(input.cold.firstResponseMs)} ms)`]);

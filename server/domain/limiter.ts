@@ -21,18 +21,34 @@ const REFUSAL_MESSAGES: Record<string, string> = {
   daily_limit: "The account's credential-change budget for this 24-hour window is spent.",
 };
 
+interface QueuedCharge {
+  checks: LimitCheck[];
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/** How often the limiter drops counters that no window can read any more. */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
 /**
  * Rate limits and budgets of section 8. A request is counted against every limit that applies or
- * against none: a refused request records nothing. All reads and writes of one consume() run in
- * one immediate transaction, so concurrent requests and other processes on the same file serialise.
+ * against none: a refused request records nothing. Every check and charge runs inside an immediate
+ * transaction, so concurrent requests and other processes on the same file serialise.
  */
 export class Limiter {
+  private queue: QueuedCharge[] = [];
+  private prunedAt = Number.NEGATIVE_INFINITY;
+  /** The longest window of any limit: counters older than this can no longer count. */
+  private readonly longestWindowMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly contract: Contract,
     private readonly settings: LimitSettings,
-  ) {}
+  ) {
+    this.longestWindowMs = Math.max(0, ...[...contract.limits.values()].map((l) => (l.window?.seconds ?? 0) * 1000));
+  }
 
   max(limit: LimitDef, plan: PlanName): number {
     const override = this.settings.overrides[limit.id];
@@ -44,9 +60,54 @@ export class Limiter {
     throw new Error(`limit ${limit.id} has no value for plan ${plan}`);
   }
 
-  /** Counts the request against every check, or throws the first refusal without counting anything. */
-  consume(checks: LimitCheck[]): void {
-    this.db.transaction(() => this.consumeInTransaction(checks)).immediate();
+  /**
+   * Counts a request against every check, or rejects with the first refusal and counts nothing.
+   * The charges of one event-loop turn share one immediate transaction (a group commit): each is
+   * still checked and counted on its own, in arrival order, under the write lock, so each gets the
+   * answer it would get alone. Only the commit is shared, and the commit is most of what a charge
+   * costs. The promise settles after the commit, so an answered request has been counted.
+   */
+  consume(checks: LimitCheck[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ checks, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue;
+    this.queue = [];
+    const refusals = new Map<QueuedCharge, ApiError>();
+    try {
+      this.db
+        .transaction(() => {
+          this.pruneNowAndThen();
+          for (const charge of batch) {
+            try {
+              this.consumeInTransaction(charge.checks);
+            } catch (err) {
+              // A refusal throws before anything is counted; anything else ends the whole batch.
+              if (!(err instanceof ApiError)) throw err;
+              refusals.set(charge, err);
+            }
+          }
+        })
+        .immediate();
+    } catch (err) {
+      for (const charge of batch) charge.reject(err);
+      return;
+    }
+    for (const charge of batch) {
+      const refusal = refusals.get(charge);
+      if (refusal) charge.reject(refusal);
+      else charge.resolve();
+    }
+  }
+
+  private pruneNowAndThen(): void {
+    const now = this.clock.now();
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    counters.pruneCounters(this.db, now - this.longestWindowMs);
+    this.prunedAt = now;
   }
 
   /** For callers that charge a budget inside their own write transaction. */

@@ -8,13 +8,13 @@ import { context } from './context.js';
  * pre-approved signups) count writes and are charged by the domain inside the write.
  */
 export function perMinuteLimits(limiter: Limiter): RequestHandler {
-  return (req, _res, next) => {
+  return async (req, _res, next) => {
     const { operation, key } = context(req);
     if (!operation || !key) return next();
     const checks: LimitCheck[] = operation.limits
       .filter((l) => l.kind === 'rate' && l.window?.type === 'fixed')
       .map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
-    if (checks.length > 0) limiter.consume(checks);
+    if (checks.length > 0) await limiter.consume(checks);
     next();
   };
 }

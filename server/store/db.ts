@@ -107,5 +107,28 @@ export function stmt(db: Db, sql: string, kind: 'data' | 'bookkeeping' = 'data')
  * process on the same file. Reads cached under one generation are valid while it lasts.
  */
 export function dataGeneration(db: Db): string {
-  return `${generations.get(db) ?? 0}:${stmt(db, 'PRAGMA data_version').pluck().get() as number}`;
+  return `${generations.get(db) ?? 0}:${dataVersion(db)}`;
+}
+
+/** How long a `PRAGMA data_version` read is reused while no request begins. */
+const VERSION_REUSE_MS = 10;
+const versions = new WeakMap<Db, { version: number; readAt: number }>();
+
+/**
+ * Called as each request begins: the next dataGeneration reads `PRAGMA data_version` again, so the
+ * request sees every commit another process made before it began. Until then, a value read after
+ * the latest request began is reused (each read is a read transaction: a few system calls), for at
+ * most VERSION_REUSE_MS, which also bounds how stale work outside requests may see it.
+ */
+export function beginRequestReads(db: Db): void {
+  versions.delete(db);
+}
+
+function dataVersion(db: Db): number {
+  const now = performance.now();
+  const known = versions.get(db);
+  if (known && now - known.readAt < VERSION_REUSE_MS) return known.version;
+  const version = stmt(db, 'PRAGMA data_version').pluck().get() as number;
+  versions.set(db, { version, readAt: now });
+  return version;
 }

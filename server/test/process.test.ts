@@ -46,6 +46,32 @@ describe('server process', () => {
     expect(after).toEqual(before);
   });
 
+  it('when requests are served, then each has one JSON line on stdout, without the key, all written by the time the process stops', async () => {
+    const dir = dataDir();
+    const server = await start({ VAULT_DATA_DIR: dir });
+    const { keys } = localConfig(dir);
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${server.base}/v1/tokens`, { headers: { authorization: `Bearer ${i % 2 ? keys.agent : 'wrong'}` } }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    await server.stop('SIGTERM');
+    // The start-up banner prints the demo keys on purpose; the request log lines never do.
+    const logLines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
+    expect(logLines.join('\n')).not.toContain(keys.agent);
+    const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.operation === 'getTokenCatalog');
+    expect(lines).toHaveLength(20);
+    expect(lines.filter((l) => l.status === 200 && typeof l.key === 'string')).toHaveLength(10);
+    expect(lines.filter((l) => l.status === 401 && l.key === undefined)).toHaveLength(10);
+  });
+
   it('when started with --reset, then it starts over with a new demo account', async () => {
     const dir = dataDir();
     const first = await start({ VAULT_DATA_DIR: dir });

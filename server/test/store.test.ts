@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb, migrate } from '../store/db.js';
+import { openDb, migrate, beginRequestReads, stmt } from '../store/db.js';
+import { cachedRead } from '../store/read-cache.js';
 import { Sealer, verifyMasterKey, WrongMasterKeyError } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey, findLiveKey } from '../store/keys.js';
@@ -77,6 +78,29 @@ describe('store', () => {
         expect(bytes.includes(Buffer.from(s)), s).toBe(false);
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("when another connection commits, then a cached read sees it once a request begins, or soon after without one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-store-'));
+    const a = openDb(join(dir, 'v.db'));
+    const b = openDb(join(dir, 'v.db'));
+    try {
+      const accounts = () => cachedRead(a, 'accounts', () => (a.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n);
+      beginRequestReads(a);
+      expect(accounts()).toBe(0);
+      openAccount(b, { plan: 'Free', name: 'x', now: Date.now() });
+      beginRequestReads(a);
+      expect(accounts()).toBe(1);
+      // Writes of the same connection end cached reads at once.
+      stmt(a, "UPDATE accounts SET name = 'y'").run();
+      openAccount(b, { plan: 'Free', name: 'z', now: Date.now() });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(accounts()).toBe(2);
+    } finally {
+      a.close();
+      b.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
