@@ -2,10 +2,10 @@
 //
 // Load-tests GET /v1/tokens of the reference server against baselines measured in the same run:
 // raw node:http and a bare Express route serving the same catalog bytes, and Prism mocking the
-// document (silent, and at its default verbosity). Servers run in child processes on one core, the load generator (autocannon) here on
-// the other; variants alternate over rounds so drift touches all of them alike. Results are
-// ratios to the baselines, never absolute thresholds. Loopback only; every process it starts is
-// stopped. Any non-2xx answer makes the run invalid (exit 1). Not part of `npm test`.
+// document (silent, and at its default verbosity). Servers run in child processes on one core, the
+// load generator (autocannon) here on the other; variants alternate over rounds so drift touches
+// all of them alike. Results are ratios to the baselines, never absolute thresholds. Loopback
+// only; every process it starts is stopped. Any non-2xx answer makes the run invalid (exit 1). Not part of `npm test`.
 import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
