@@ -5,7 +5,8 @@
 // document (silent, and at its default verbosity). Servers run in child processes on one core, the
 // load generator (autocannon) here on the other; variants alternate over rounds so drift touches
 // all of them alike. Results are ratios to the baselines, never absolute thresholds. Loopback
-// only; every process it starts is stopped. Any non-2xx answer makes the run invalid (exit 1). Not part of `npm test`.
+// only; every process it starts is stopped. Any non-2xx answer makes the run invalid (exit 1).
+// Not part of `npm test`.
 import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
