@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, contract, type TestServer } from './support.js';
+import { startServer, contract, readAnswer, type Answer, type TestServer } from './support.js';
 import { openDb } from '../store/db.js';
 import { realClock } from '../domain/clock.js';
 import { createApp } from '../app.js';
@@ -24,16 +24,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
 async function record(res: Response): Promise<Answer> {
-  const text = await res.text();
-  bodies.push(text);
-  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
+  const answer = await readAnswer(res);
+  bodies.push(answer.text);
+  return answer;
 }
 
 /** A fixture call with the admin token (or `key` to send another one, null for none). */

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contract, givenAccount, startServer, type TestServer } from './support.js';
+import { contract, givenAccount, readAnswer as answer, startServer, type TestServer } from './support.js';
 import { runFailingServer } from './process.js';
 import { openDb, type Db } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
@@ -42,16 +42,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 afterEach(() => t.recipes.screening.resume());
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-async function answer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
-}
 
 const get = async (path: string, s: RecipeServer = t) => answer(await s.call(path));
 const submit = async (key: string, body: unknown, s: RecipeServer = t) => answer(await s.call('/v1/recipes', { method: 'POST', key, json: body }));

@@ -11,6 +11,20 @@ import { openAccount } from '../domain/accounts.js';
 import { createKey, addKeyLogin } from '../store/keys.js';
 import type { RecipeRegistry } from '../domain/recipes.js';
 
+/** A response read whole: its JSON body (undefined when empty) and the raw text. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // Tests read bodies of many shapes and assert on them directly.
+  body: any;
+  text: string;
+}
+
+export async function readAnswer(res: Response): Promise<Answer> {
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text), text };
+}
+
 let sharedContract: Contract | undefined;
 /** The bundled document, loaded once per test file. */
 export function contract(): Contract {
