@@ -1,0 +1,8 @@
+import type { ApiDocument } from '../runner/document.js';
+import type { Case } from '../runner/case.js';
+import { authCases } from './auth.js';
+
+/** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
+export function catalogue(doc: ApiDocument): Case[] {
+  return [...authCases(doc)];
+}

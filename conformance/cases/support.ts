@@ -1,0 +1,119 @@
+import type { ApiDocument, Node } from '../runner/document.js';
+import type { CaseContext } from '../runner/context.js';
+import type { Account } from '../runner/account.js';
+import type { Exchange } from '../runner/exchange.js';
+
+/**
+ * Steps many cases share: a request the document allows, and the signup workflow as an agent and
+ * an account holder take it. Every call goes through `ctx.call`, so each response is checked.
+ */
+
+/** A request the document allows for an operation: path parameters and body from its own examples. */
+export function sampleRequest(doc: ApiDocument, operationId: string): { params: Record<string, string>; json?: unknown } {
+  const op = doc.operation(operationId);
+  const params: Record<string, string> = {};
+  for (const raw of op.raw.parameters ?? []) {
+    const p = doc.resolve(raw);
+    if (p.in === 'path') params[p.name] = String(exampleOf(doc, p) ?? 'example');
+  }
+  const body = doc.requestBody(operationId);
+  return { params, ...(body ? { json: exampleOf(doc, body.node) } : {}) };
+}
+
+function exampleOf(doc: ApiDocument, node: Node): unknown {
+  if (node.example !== undefined) return node.example;
+  const first = Object.values<Node>(node.examples ?? {})[0];
+  if (first) return doc.resolve(first).value;
+  const schema = doc.resolve(node.schema);
+  return schema?.example ?? schema?.examples?.[0];
+}
+
+/** A 401 answers every authenticated operation the same way; these are the operations. */
+export function securedOperations(doc: ApiDocument): string[] {
+  return [...doc.operations.values()].filter((op) => op.secured).map((op) => op.operationId);
+}
+
+/** An account on a plan with a signup-enabled key: the usual start of a signup case. */
+export async function signupSetup(ctx: CaseContext, options: { plan?: 'Free' | 'Plus' | 'Enterprise'; scope?: string[] } = {}) {
+  const account = await ctx.account({ plan: options.plan });
+  const issued = await account.issueKey({ signup: true, ...(options.scope ? { scope: options.scope } : {}) });
+  return { account, key: issued.key, keyId: issued.keyId };
+}
+
+export interface Filed {
+  requestId: string;
+  status: 'pending' | 'approved';
+  expiresAt: number;
+  site: string;
+  email: string;
+  exchange: Exchange;
+}
+
+/** Files a signup request and expects it filed (202). */
+export async function fileSignup(ctx: CaseContext, key: string, body: Record<string, unknown> = {}): Promise<Filed> {
+  const site = (body.website as string | undefined) ?? ctx.site();
+  const email = (body.email as string | undefined) ?? ctx.email();
+  const ex = await ctx.call('fileSignupRequest', { key, json: { website: site, email, ...body } });
+  ctx.expectStatus(ex, 202);
+  const filed = ex.response.json as { requestId: string; status: 'pending' | 'approved'; expiresAt: number };
+  ctx.step(`filed signup request for ${site}: ${filed.status}`);
+  return { ...filed, site, email, exchange: ex };
+}
+
+export async function poll(ctx: CaseContext, key: string, requestId: string): Promise<Exchange> {
+  return ctx.call('getSignupRequest', { key, params: { id: requestId } });
+}
+
+/** Polls and expects 200; returns the body. */
+export async function pollBody(ctx: CaseContext, key: string, requestId: string): Promise<Record<string, Node>> {
+  const ex = await poll(ctx, key, requestId);
+  ctx.expectStatus(ex, 200);
+  return ex.response.json as Record<string, Node>;
+}
+
+/** The account holder decides a signup request through its link (section 4.11). */
+export async function decideSignup(ctx: CaseContext, account: Account, requestId: string, decision: 'approve' | 'deny'): Promise<Exchange> {
+  const token = await account.signupLink(requestId);
+  const ex = await ctx.call('decideSignupApproval', { params: { token }, json: { decision } });
+  ctx.expectStatus(ex, 200);
+  ctx.step(`account holder ${decision === 'approve' ? 'approved' : 'denied'} ${requestId}`);
+  return ex;
+}
+
+/** Files, approves through the link, and returns the approved poll (status `approved`). */
+export async function signupApproved(ctx: CaseContext, account: Account, key: string, body: Record<string, unknown> = {}) {
+  const filed = await fileSignup(ctx, key, body);
+  if (filed.status === 'pending') await decideSignup(ctx, account, filed.requestId, 'approve');
+  const polled = await pollBody(ctx, key, filed.requestId);
+  ctx.check(polled.status === 'approved', 'the poll to say approved after the account holder approved', `status ${polled.status}`, { sections: ['3', '4.7'] });
+  return { filed, polled, login: polled.login as Record<string, Node> };
+}
+
+/** Reads the token catalog and expects 200. */
+export async function catalog(ctx: CaseContext, key: string, query?: Record<string, string> | string): Promise<Record<string, Node>> {
+  const ex = await ctx.call('getTokenCatalog', { key, query });
+  ctx.expectStatus(ex, 200);
+  return ex.response.json as Record<string, Node>;
+}
+
+/** Sends the same request `count` times in order; returns the exchanges. */
+export async function repeat(count: number, send: (i: number) => Promise<Exchange>): Promise<Exchange[]> {
+  const out: Exchange[] = [];
+  for (let i = 0; i < count; i++) out.push(await send(i));
+  return out;
+}
+
+/** The server's time of a response, from its `Date` header (whole seconds). */
+export function serverTime(ex: Exchange): number | undefined {
+  const date = ex.response.headers.date;
+  const t = date ? Date.parse(date) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** True when the exchanges' Date headers fall in different fixed windows of `seconds`: a real clock crossed a boundary. */
+export function crossedWindow(exchanges: Exchange[], seconds: number): boolean {
+  const times = exchanges.map(serverTime).filter((t): t is number => t !== undefined);
+  if (times.length < 2) return false;
+  const first = Math.floor(times[0]! / 1000 / seconds);
+  return times.some((t) => Math.floor(t / 1000 / seconds) !== first);
+}

@@ -1,0 +1,126 @@
+/**
+ * The account-holder driver: what the runner needs done by someone who acts as the account holder
+ * (the dashboard side of the service, which the HTTP API does not offer to agents). The runner
+ * ships one implementation over the reference server's fixture surface (drivers/fixtures.ts). A
+ * deployment writes its own as an ES module that default-exports a `DriverFactory`, and passes its
+ * path with `--driver ./my-driver.js` (options with `--driver-option name=value`).
+ *
+ * Methods marked optional may be left out: the cases that need them then report "not run: the
+ * driver cannot <method>". Every method throws (or rejects) when it cannot do what it was asked;
+ * the runner then reports the case as an error, never as a failure of the deployment.
+ *
+ * Secrets passed in (card numbers, passwords, TOTP secrets, identity and address values) become
+ * canaries: no response of the API may ever contain one.
+ */
+
+export type PlanName = 'Free' | 'Plus' | 'Enterprise';
+
+export interface IssuedKey {
+  keyId: string;
+  /** The secret sent as `Authorization: Bearer <key>`. */
+  key: string;
+}
+
+export interface CardInput {
+  /** 12 to 19 digits. */
+  number: string;
+  /** `true`: usable on any site (with an optional block list); `false`: only on the sites of `allow`. */
+  anySite: boolean;
+  allow?: string[];
+  block?: string[];
+}
+
+export interface LoginInput {
+  /** The login's site: a URL or host with a registrable domain. */
+  website: string;
+  extraWebsites?: string[];
+  email?: string;
+  username?: string;
+  password: string;
+  totpSecret?: string;
+}
+
+export type IdentityField = 'first_name' | 'last_name' | 'full_name' | 'email' | 'date_of_birth' | 'phone';
+
+export interface AddressInput {
+  /** 1 to 16 lowercase letters or digits. */
+  label: string;
+  name?: string;
+  line1?: string;
+  line2?: string;
+  city?: string;
+  region?: string;
+  postal_code?: string;
+  country?: string;
+}
+
+export interface PurchaseHold {
+  /** Why the purchase is held; `amount_mismatch` accepts only an approval at the declared total. */
+  kind?: string;
+  offersDeclared?: boolean;
+}
+
+export interface ClockState {
+  now: number;
+  manual: boolean;
+}
+
+export interface AccountHolderDriver {
+  /** Opens an account on a plan; the runner opens one or more per case. */
+  openAccount(input: { plan: PlanName; name?: string }): Promise<{ accountId: string }>;
+  /** Deletes an account and everything in it (the runner cleans up after each case when it can). */
+  deleteAccount?(accountId: string): Promise<void>;
+  changePlan?(accountId: string, plan: PlanName): Promise<void>;
+
+  /** Issues a key: signup permission off unless asked; scope `all` unless a list of login labels is given. */
+  issueKey(accountId: string, input: { name?: string; signup?: boolean; scope?: 'all' | string[] }): Promise<IssuedKey>;
+  revokeKey(accountId: string, keyId: string): Promise<void>;
+  /** Adds a login to a scoped key's list, as the account holder does. */
+  addKeyLogin?(accountId: string, keyId: string, label: string): Promise<void>;
+  removeKeyLogin?(accountId: string, keyId: string, label: string): Promise<void>;
+
+  saveCard(accountId: string, card: CardInput): Promise<void>;
+  /** Saves a login; returns the label the service gave it. */
+  saveLogin(accountId: string, login: LoginInput): Promise<{ label: string }>;
+  deleteLogin(accountId: string, label: string): Promise<void>;
+  /** Replaces a login's password as the account holder (section 4.7, `passwordOwnerManaged`). */
+  replacePassword?(accountId: string, label: string, password: string): Promise<void>;
+  setIdentity?(accountId: string, fields: Partial<Record<IdentityField, string | null>>): Promise<void>;
+  saveAddress?(accountId: string, address: AddressInput): Promise<void>;
+
+  /** Puts sites on the pre-approved signup list with the exact email an agent must file with. */
+  preapproveSites?(accountId: string, sites: string[], email: string): Promise<void>;
+  removePreapprovedSite?(accountId: string, site: string): Promise<void>;
+
+  /**
+   * The token of the account holder's link for a signup request (section 4.11), as the holder
+   * receives it, or undefined when the holder received none. The runner decides through the link
+   * itself (`/v1/signup-requests/{token}`).
+   */
+  signupLink(accountId: string, requestId: string): Promise<string | undefined>;
+  /** Tokens of links the proxy would send: a held purchase, a live security-code prompt, a challenge handoff. */
+  holdPurchase?(accountId: string, hold: PurchaseHold): Promise<{ token: string }>;
+  promptSecurityCode?(accountId: string): Promise<{ token: string }>;
+  handOffChallenge?(accountId: string): Promise<{ token: string }>;
+
+  /** The deployment's clock. `manual: true` means it moves only through `advanceClock`. */
+  clock?(): Promise<ClockState>;
+  advanceClock?(ms: number): Promise<ClockState>;
+
+  /** Called once when the run ends. */
+  close?(): Promise<void>;
+}
+
+export interface DriverContext {
+  /** The base URL the runner tests. */
+  baseUrl: string;
+  /** `--driver-option name=value` pairs, and the `driverOptions` of a config file. */
+  options: Record<string, string>;
+}
+
+export type DriverFactory = (context: DriverContext) => AccountHolderDriver | Promise<AccountHolderDriver>;
+
+/** Methods every driver has; the others are optional. */
+export const REQUIRED_METHODS = ['openAccount', 'issueKey', 'revokeKey', 'saveCard', 'saveLogin', 'deleteLogin', 'signupLink'] as const;
+
+export type DriverMethod = Exclude<keyof AccountHolderDriver, 'close'>;

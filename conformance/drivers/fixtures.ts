@@ -1,0 +1,119 @@
+import type { AccountHolderDriver, ClockState, DriverFactory, IssuedKey } from './driver.js';
+
+/**
+ * The account-holder driver over the reference server's fixture surface (`/_fixtures`, documented
+ * in openapi/fixtures.yaml), which the server enables when started with an admin token. It is also
+ * the example to follow when writing a driver for another deployment: each method is one call to
+ * that deployment's own back office.
+ *
+ * Options: `admin-token` (or the environment variable VAULT_ADMIN_TOKEN).
+ */
+export const createFixturesDriver: DriverFactory = ({ baseUrl, options }) => {
+  const token = options['admin-token'] ?? process.env.VAULT_ADMIN_TOKEN;
+  if (!token) throw new Error('the fixtures driver needs the admin token: --admin-token <token> (or VAULT_ADMIN_TOKEN)');
+  const base = baseUrl.replace(/\/+$/, '');
+
+  async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/_fixtures${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      throw new Error(`fixture ${method} ${path}: ${(e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message}`);
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      let reason = text.slice(0, 200);
+      try {
+        const parsed = JSON.parse(text) as { code?: string; error?: string };
+        reason = `${parsed.code}: ${parsed.error}`;
+      } catch {
+        // The raw text is the reason.
+      }
+      if (res.status === 401) throw new Error(`the fixture surface refused the admin token (401); check --admin-token`);
+      if (res.status === 404 && /No fixture at|No endpoint at/.test(reason)) {
+        throw new Error(`the fixture surface is not enabled at ${base} (start the reference server with an admin token)`);
+      }
+      throw new Error(`fixture ${method} ${path} answered ${res.status} ${reason}`);
+    }
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  const acct = (id: string) => `/accounts/${encodeURIComponent(id)}`;
+
+  const driver: AccountHolderDriver = {
+    async openAccount({ plan, name }) {
+      const account = await call<{ accountId: string }>('POST', '/accounts', { plan, ...(name ? { name } : {}) });
+      return { accountId: account.accountId };
+    },
+    async deleteAccount(accountId) {
+      await call('DELETE', acct(accountId));
+    },
+    async changePlan(accountId, plan) {
+      await call('PATCH', acct(accountId), { plan });
+    },
+    async issueKey(accountId, { name, signup, scope }) {
+      const created = await call<IssuedKey>('POST', `${acct(accountId)}/keys`, { name: name ?? 'conformance', signup: signup ?? false, scope: scope ?? 'all' });
+      return { keyId: created.keyId, key: created.key };
+    },
+    async revokeKey(accountId, keyId) {
+      await call('DELETE', `${acct(accountId)}/keys/${encodeURIComponent(keyId)}`);
+    },
+    async addKeyLogin(accountId, keyId, label) {
+      await call('PUT', `${acct(accountId)}/keys/${encodeURIComponent(keyId)}/logins/${encodeURIComponent(label)}`);
+    },
+    async removeKeyLogin(accountId, keyId, label) {
+      await call('DELETE', `${acct(accountId)}/keys/${encodeURIComponent(keyId)}/logins/${encodeURIComponent(label)}`);
+    },
+    async saveCard(accountId, card) {
+      await call('POST', `${acct(accountId)}/cards`, card);
+    },
+    async saveLogin(accountId, login) {
+      const entry = await call<{ label: string }>('POST', `${acct(accountId)}/logins`, login);
+      return { label: entry.label };
+    },
+    async deleteLogin(accountId, label) {
+      await call('DELETE', `${acct(accountId)}/logins/${encodeURIComponent(label)}`);
+    },
+    async replacePassword(accountId, label, password) {
+      await call('PUT', `${acct(accountId)}/logins/${encodeURIComponent(label)}/password`, { password });
+    },
+    async setIdentity(accountId, fields) {
+      await call('PATCH', `${acct(accountId)}/identity`, fields);
+    },
+    async saveAddress(accountId, address) {
+      await call('POST', `${acct(accountId)}/addresses`, address);
+    },
+    async preapproveSites(accountId, sites, email) {
+      await call('POST', `${acct(accountId)}/signup-preapprovals`, { sites: sites.join('\n'), email });
+    },
+    async removePreapprovedSite(accountId, site) {
+      await call('DELETE', `${acct(accountId)}/signup-preapprovals/${encodeURIComponent(site)}`);
+    },
+    async signupLink(accountId, requestId) {
+      const { links } = await call<{ links: { token: string; kind: string; requestId?: string }[] }>('GET', `${acct(accountId)}/links`);
+      return links.find((l) => l.kind === 'signup' && l.requestId === requestId)?.token;
+    },
+    async holdPurchase(accountId, hold) {
+      return call<{ token: string }>('POST', `${acct(accountId)}/purchase-approvals`, hold);
+    },
+    async promptSecurityCode(accountId) {
+      return call<{ token: string }>('POST', `${acct(accountId)}/cvv-requests`);
+    },
+    async handOffChallenge(accountId) {
+      return call<{ token: string }>('POST', `${acct(accountId)}/challenge-requests`);
+    },
+    async clock() {
+      return call<ClockState>('GET', '/clock');
+    },
+    async advanceClock(ms) {
+      return call<ClockState>('POST', '/clock/advance', { ms });
+    },
+  };
+  return driver;
+};
+
+export default createFixturesDriver;

@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import { OPTIONS, parseArgs, UsageError } from './options.js';
+import { resolveSettings } from './settings.js';
+import { runConformance, runnerVersion, loadCatalogue } from './conformance.js';
+import { defaultDocumentPath } from './document.js';
+
+/**
+ * vault-conformance: exit 0 when every case that ran passed, 1 when a case failed (or a known
+ * deviation passed), 2 on a usage or configuration error, 3 when no case failed but some could
+ * not be completed (the runner, the driver or the network failed).
+ */
+
+const EXAMPLES = `Examples:
+  # against the local reference server of \`npm start\` (reads data/local.json)
+  vault-conformance
+
+  # against a deployment, with its own account-holder driver, allowing cases that spend limits
+  vault-conformance --base-url https://vault.staging.example.com --driver ./qa/driver.js --spend
+
+  # with given keys only (no driver): the cases that need the driver report "not run"
+  vault-conformance --base-url https://vault.example.com --key "$KEY" --signup-key "$SIGNUP_KEY"
+
+  # one operation's cases, three times each, with reports for CI
+  vault-conformance --only 'fileSignupRequest/*' --repeat 3 --junit out/junit.xml --json out/results.json
+
+  # what would run, with what each case needs and costs
+  vault-conformance --list --section 8.3`;
+
+function help(): string {
+  const lines = ['Usage: vault-conformance [options]', '', 'Replays the specification\'s edge cases against a credential-vault deployment and checks every', 'response against the bundled OpenAPI document.', ''];
+  for (const group of ['Target', 'Selection', 'Running', 'Reports', 'Generation'] as const) {
+    const options = OPTIONS.filter((o) => o.group === group);
+    if (options.length === 0) continue;
+    lines.push(`${group}:`);
+    for (const o of options) {
+      const flag = `  --${o.name}${o.value ? ` ${o.value}` : ''}`;
+      lines.push(flag.length > 30 ? `${flag}\n${' '.repeat(32)}${o.help}` : `${flag.padEnd(32)}${o.help}`);
+    }
+    lines.push('');
+  }
+  lines.push('Exit status: 0 every case that ran passed; 1 a case failed; 2 usage or configuration error;', '3 no case failed but some could not be completed (runner, driver or network).', '');
+  lines.push(EXAMPLES);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[], cwd = process.cwd(), env = process.env): Promise<number> {
+  const out = { write: (t: string) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true };
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.help) {
+      out.write(help());
+      return 0;
+    }
+    if (parsed.version) {
+      const document = typeof parsed.document === 'string' ? resolve(cwd, parsed.document) : defaultDocumentPath();
+      out.write(`vault-conformance ${runnerVersion()}, document ${loadCatalogue(document).doc.version}\n`);
+      return 0;
+    }
+    const settings = resolveSettings(parsed, cwd, env);
+    return (await runConformance(settings, out)).exitCode;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`vault-conformance: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,155 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { catalogue } from '../cases/index.js';
+import { INELIGIBLE } from '../cases/ineligible.js';
+import type { AccountHolderDriver } from '../drivers/driver.js';
+import type { Case } from './case.js';
+import { lintCatalogue, selectCases } from './catalogue.js';
+import { Canaries } from './canaries.js';
+import type { RunEnvironment } from './context.js';
+import { ApiDocument } from './document.js';
+import { loadDriver } from './driver-loader.js';
+import { closeAgents } from './http.js';
+import { KnownDeviations } from './known.js';
+import { Limits } from './limits.js';
+import { UsageError } from './options.js';
+import type { CaseResult } from './outcome.js';
+import { preflight } from './preflight.js';
+import { runCases, type CaseDetail } from './run.js';
+import { Schemas } from './schemas.js';
+import { Secrets } from './secrets.js';
+import type { Settings } from './settings.js';
+import { Throttle } from './throttle.js';
+import { ConsoleReporter, verdictOf, type Output } from './report/console.js';
+import { contractCoverage, coverageMarkdown, coverageTotals, type CoverageRow } from './report/coverage.js';
+import { junitXml } from './report/junit.js';
+import { jsonReport } from './report/json.js';
+import { listing } from './report/listing.js';
+import { changedOperationsReport } from './report/contract-diff.js';
+
+export interface RunSummary {
+  exitCode: 0 | 1 | 2 | 3;
+  results: CaseResult[];
+  coverage: CoverageRow[];
+  durationMs: number;
+  seed: number;
+  manualClock: boolean;
+}
+
+export function runnerVersion(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, '..', 'package.json'), join(here, '..', '..', 'package.json')]) {
+    try {
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === '@credential-vault/conformance') return pkg.version ?? '0.0.0';
+    } catch {
+      // Try the next place the package file may be.
+    }
+  }
+  return '0.0.0';
+}
+
+/** Loads the document and the catalogue, and refuses a catalogue that breaks its own rules. */
+export function loadCatalogue(documentFile: string): { doc: ApiDocument; cases: Case[] } {
+  const doc = ApiDocument.load(documentFile);
+  const cases = catalogue(doc);
+  const problems = lintCatalogue(cases, doc);
+  if (problems.length > 0) throw new Error(`the case catalogue breaks its rules:\n  ${problems.join('\n  ')}`);
+  return { doc, cases };
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** One run: select, check the target, run, report. Usage and configuration problems throw UsageError. */
+export async function runConformance(settings: Settings, out: Output): Promise<RunSummary> {
+  const started = performance.now();
+  let loaded: { doc: ApiDocument; cases: Case[] };
+  try {
+    loaded = loadCatalogue(settings.document);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { doc, cases: all } = loaded;
+  let limits: Limits;
+  try {
+    limits = new Limits(doc, settings.limits);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const cases = selectCases(all, settings);
+  if (cases.length === 0) throw new UsageError('no case matches --only, --section and --level');
+  if (settings.list) {
+    out.write(listing(cases, settings.spend));
+    return { exitCode: 0, results: [], coverage: [], durationMs: 0, seed: settings.seed, manualClock: false };
+  }
+  const known = settings.expectFail ? KnownDeviations.load(settings.expectFail) : new KnownDeviations();
+  const stale = known.unmatched(all.map((c) => c.id));
+  if (stale.length > 0) throw new UsageError(`${known.file} lists ${stale.join(', ')}, which match no case of the catalogue`);
+
+  let driver: AccountHolderDriver | undefined;
+  try {
+    driver = settings.driver ? await loadDriver(settings.driver, settings.baseUrl) : undefined;
+    const { manualClock } = await preflight(settings, driver);
+    const secrets = new Secrets();
+    for (const [role, key] of Object.entries(settings.keys)) secrets.add(key, `API key given as ${role}`);
+    secrets.add(settings.driver?.options['admin-token'], 'admin token');
+    const env: RunEnvironment = {
+      baseUrl: settings.baseUrl,
+      doc,
+      schemas: new Schemas(doc),
+      limits,
+      keys: settings.keys,
+      driver,
+      manualClock,
+      timeoutMs: settings.timeoutMs,
+      throttle: new Throttle(settings.maxRate),
+      canaries: new Canaries(),
+      secrets,
+      seed: settings.seed,
+      runId: randomBytes(3).toString('hex'),
+    };
+    out.write(
+      `vault-conformance ${runnerVersion()} against ${settings.baseUrl} (document ${doc.version}; ${cases.length} cases; ` +
+        `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
+        `${manualClock ? 'manual' : 'real'} clock; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
+    );
+    const byId = new Map(all.map((c) => [c.id, c]));
+    const details = new Map<string, CaseDetail>();
+    const reporter = new ConsoleReporter(out, cases.length, byId, secrets);
+    const results = await runCases(cases, env, {
+      jobs: settings.jobs,
+      repeat: settings.repeat,
+      spend: settings.spend,
+      caseTimeoutMs: settings.caseTimeoutMs,
+      onResult: (r, detail) => {
+        const reason = known.reasonFor(r.id);
+        if (reason && (r.state === 'failed' || r.state === 'passed')) r.known = reason;
+        details.set(r.id, detail);
+        reporter.result(r, detail);
+      },
+    });
+    const coverage = contractCoverage(doc, cases, results, INELIGIBLE);
+    const durationMs = performance.now() - started;
+    out.write(reporter.summary(results));
+    const totals = coverageTotals(coverage);
+    out.write(
+      `contract coverage: ${totals.exercised} of ${totals.documented} documented (operation, status, code) exercised; ${totals.notTestable} not testable; ${totals.notExercised} not exercised here\n`,
+    );
+    if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
+    out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);
+    const verdicts = results.map(verdictOf);
+    const exitCode = verdicts.some((v) => v === 'failed' || v === 'unexpected-pass') ? 1 : verdicts.includes('error') ? 3 : 0;
+    if (settings.coverage) write(settings.coverage, coverageMarkdown(coverage));
+    if (settings.junit) write(settings.junit, junitXml(cases, results, details, secrets));
+    if (settings.json) write(settings.json, jsonReport({ settings, doc, cases, results, details, coverage, durationMs, manualClock, secrets, version: runnerVersion() }));
+    return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock };
+  } finally {
+    await driver?.close?.();
+    closeAgents();
+  }
+}

@@ -1,0 +1,297 @@
+import type { AccountHolderDriver, PlanName } from '../drivers/driver.js';
+import type { ApiDocument } from './document.js';
+import type { Schemas } from './schemas.js';
+import type { Limits } from './limits.js';
+import type { Canaries } from './canaries.js';
+import type { Secrets } from './secrets.js';
+import type { Case, KeyRole } from './case.js';
+import { spendsOrCreates } from './case.js';
+import { Account, DriverCalls } from './account.js';
+import { checkResponse } from './checks.js';
+import { codeOf, triple, type Exchange } from './exchange.js';
+import { send } from './http.js';
+import { CaseFailure, NotRun, RunnerError, type Source } from './outcome.js';
+import { Random, hashString } from './data.js';
+import { sleep, type Throttle } from './throttle.js';
+
+/** What every case of one run shares. */
+export interface RunEnvironment {
+  baseUrl: string;
+  doc: ApiDocument;
+  schemas: Schemas;
+  limits: Limits;
+  keys: Partial<Record<KeyRole, string>>;
+  driver?: AccountHolderDriver;
+  manualClock: boolean;
+  timeoutMs: number;
+  throttle: Throttle;
+  canaries: Canaries;
+  secrets: Secrets;
+  seed: number;
+  /** Unique per run: names made with it never meet those of another run on the same deployment. */
+  runId: string;
+  /** Sees every exchange of every case (the coverage table, the generator). */
+  onExchange?: (ex: Exchange) => void;
+}
+
+export interface CallOptions {
+  /** Send `Authorization: Bearer <key>`. */
+  key?: string;
+  /** The raw `Authorization` header, in place of `key`. */
+  authorization?: string;
+  /** Path parameters by name. */
+  params?: Record<string, string>;
+  /** Query parameters, or a raw query string (without `?`), sent as written. */
+  query?: Record<string, string> | string;
+  /** A JSON body. */
+  json?: unknown;
+  /** A raw body, sent as given. */
+  body?: string | Buffer;
+  /** `Content-Type` of the body (default `application/json`); `null` sends none. */
+  contentType?: string | null;
+  /** Send the body chunked, without `Content-Length`. */
+  chunked?: boolean;
+  headers?: Record<string, string>;
+  /** Another method than the operation's (only for method checks). */
+  method?: string;
+}
+
+const MAX_RATE_LIMIT_RETRIES = 2;
+const MAX_RETRY_WAIT_S = 65;
+
+/**
+ * What a case works with: checked calls by operationId, expectations that say where they are
+ * written, accounts and keys through the driver, the deployment's clock, and seeded values.
+ */
+export class CaseContext {
+  readonly random: Random;
+  readonly exchanges: Exchange[] = [];
+  readonly steps: string[] = [];
+  private readonly cleanups: (() => Promise<void>)[] = [];
+  private readonly keyCache = new Map<KeyRole, string>();
+  private home?: Account;
+  private counter = 0;
+  private readonly calls?: DriverCalls;
+
+  constructor(
+    readonly env: RunEnvironment,
+    readonly spec: Case,
+    attempt: number,
+  ) {
+    this.random = new Random(env.seed ^ hashString(spec.id) ^ attempt);
+    if (env.driver) this.calls = new DriverCalls(env.driver, spec.needs.driver === true || !spec.needs.driver ? 'all' : new Set(spec.needs.driver));
+  }
+
+  get doc(): ApiDocument {
+    return this.env.doc;
+  }
+
+  get limits() {
+    return this.env.limits;
+  }
+
+  /** A name no other case or run uses: lowercase letters and digits. */
+  unique(prefix = 'c'): string {
+    this.counter += 1;
+    return `${prefix}${this.env.runId}${hashString(this.spec.id).toString(36)}${this.counter}`;
+  }
+
+  /** A fresh registrable domain, under a public suffix every Public Suffix List knows. */
+  site(): string {
+    return `${this.unique('cf')}.com`;
+  }
+
+  email(): string {
+    return `${this.unique('agent')}@example.com`;
+  }
+
+  step(text: string): void {
+    this.steps.push(text);
+  }
+
+  // Calls ------------------------------------------------------------------------------------------
+
+  /** Sends a request for an operation and checks its response against the document. */
+  async call(operationId: string, options: CallOptions = {}): Promise<Exchange> {
+    const op = this.doc.operation(operationId);
+    const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+      const value = options.params?.[name];
+      if (value === undefined) throw new RunnerError('runner', `${operationId} needs the path parameter ${name}`);
+      return encodeURIComponent(value);
+    });
+    const query = typeof options.query === 'string' ? options.query : options.query ? new URLSearchParams(options.query).toString() : '';
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.authorization !== undefined) headers.authorization = options.authorization;
+    else if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+    let body: Buffer | undefined;
+    if (options.json !== undefined) body = Buffer.from(JSON.stringify(options.json));
+    else if (options.body !== undefined) body = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
+    if (body && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+    const request = {
+      method: options.method ?? op.method,
+      url: `${this.env.baseUrl}${path}${query ? `?${query}` : ''}`,
+      headers,
+      body,
+      chunked: options.chunked,
+    };
+    const spends = spendsOrCreates(this.spec);
+    for (let attempt = 0; ; attempt++) {
+      if (!spends) await this.env.throttle.take();
+      const response = await send(request, this.env.timeoutMs);
+      const ex: Exchange = { operationId, request, response };
+      this.exchanges.push(ex);
+      this.env.onExchange?.(ex);
+      const failure = checkResponse(this.doc, this.env.schemas, this.env.canaries, ex);
+      if (failure) throw failure;
+      // Outside the cases that test limits, a rate limit is the deployment pacing the runner: wait as told.
+      if (!spends && response.status === 429 && codeOf(response) === 'rate_limited' && attempt < MAX_RATE_LIMIT_RETRIES) {
+        const seconds = Number(response.headers['retry-after'] ?? 2 ** (attempt + 1));
+        if (seconds <= MAX_RETRY_WAIT_S) {
+          this.step(`rate limited on ${operationId}; waited ${seconds} s as Retry-After asked`);
+          await sleep(seconds * 1000);
+          continue;
+        }
+      }
+      return ex;
+    }
+  }
+
+  /** The (operation, status, code) triples this case received. */
+  observed(): string[] {
+    return [...new Set(this.exchanges.map(triple).filter((t): t is string => t !== undefined))];
+  }
+
+  // Expectations -----------------------------------------------------------------------------------
+
+  private where(ex: Exchange | undefined, status: number | undefined, where: Partial<Source> = {}): Source {
+    const pointer = where.pointer ?? (ex?.operationId && status !== undefined ? this.doc.response(ex.operationId, status)?.pointer : undefined);
+    return { pointer, sections: where.sections ?? this.spec.sections };
+  }
+
+  fail(expected: string, received: string, where: Partial<Source> = {}, ex?: Exchange): never {
+    throw new CaseFailure(expected, received, { pointer: where.pointer, sections: where.sections ?? this.spec.sections }, ex);
+  }
+
+  check(condition: unknown, expected: string, received: string | (() => string), where: Partial<Source> = {}, ex?: Exchange): asserts condition {
+    if (!condition) this.fail(expected, typeof received === 'function' ? received() : received, where, ex);
+  }
+
+  /** The response has this status (and, for an error, the case names its code with `expectError`). */
+  expectStatus(ex: Exchange, status: number, where: Partial<Source> = {}): void {
+    if (ex.response.status !== status) {
+      throw new CaseFailure(`status ${status}`, describeResponse(ex), this.where(ex, status, where), ex);
+    }
+  }
+
+  /** The response is the error `code`, with the status the document gives it on this operation. */
+  expectError(ex: Exchange, code: string, where: Partial<Source> & { status?: number } = {}): void {
+    const status = where.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
+    if (status === undefined) throw new RunnerError('runner', `${ex.operationId} documents no status with code ${code}`);
+    if (ex.response.status !== status || codeOf(ex.response) !== code) {
+      throw new CaseFailure(`${status} ${code}`, describeResponse(ex), this.where(ex, status, where), ex);
+    }
+  }
+
+  /** Deep equality of two JSON values, with both shown when they differ. */
+  expectEqual(actual: unknown, expected: unknown, what: string, where: Partial<Source> = {}, ex?: Exchange): void {
+    if (!jsonEqual(actual, expected)) this.fail(`${what} ${JSON.stringify(expected)}`, `${JSON.stringify(actual)}`, where, ex);
+  }
+
+  // Accounts, keys, clock --------------------------------------------------------------------------
+
+  get hasDriver(): boolean {
+    return this.calls !== undefined;
+  }
+
+  private driverCalls(): DriverCalls {
+    if (!this.calls) throw new NotRun('needs the account-holder driver');
+    return this.calls;
+  }
+
+  /** A new account through the driver, deleted when the case ends (when the driver can). */
+  async account(options: { plan?: PlanName } = {}): Promise<Account> {
+    if (!this.spec.needs.driver) throw new RunnerError('runner', `${this.spec.id} opens an account but does not declare needs.driver`);
+    return this.openAccount(options);
+  }
+
+  private async openAccount(options: { plan?: PlanName } = {}): Promise<Account> {
+    const calls = this.driverCalls();
+    const plan = options.plan ?? 'Free';
+    const { accountId } = await calls.run('openAccount', { plan, name: `conformance ${this.spec.id}` });
+    const account = new Account(accountId, plan, calls, this.random, this.env.canaries, this.env.secrets);
+    if (calls.driver.deleteAccount) this.cleanups.push(() => account.delete());
+    return account;
+  }
+
+  /** A key for a role: issued through the driver on the case's own account, else the one given to the runner. */
+  async key(role: KeyRole): Promise<string> {
+    const cached = this.keyCache.get(role);
+    if (cached) return cached;
+    if (!this.spec.needs.keys?.includes(role) && !this.spec.needs.driver) {
+      throw new RunnerError('runner', `${this.spec.id} uses the ${role} key but declares neither it nor needs.driver`);
+    }
+    let key: string;
+    if (this.calls) {
+      if (role === 'otherAccountKey') key = (await (await this.openAccount()).issueKey()).key;
+      else {
+        this.home ??= await this.openAccount();
+        const options = role === 'signupKey' ? { signup: true } : role === 'scopedKey' ? { scope: [] as string[] } : {};
+        key = (await this.home.issueKey(options)).key;
+      }
+    } else {
+      const given = this.env.keys[role];
+      if (!given) throw new NotRun(`needs ${KEY_OPTION[role]} or the account-holder driver`);
+      key = given;
+    }
+    this.keyCache.set(role, key);
+    return key;
+  }
+
+  readonly clock = {
+    now: async (): Promise<number> => (await this.driverCalls().run('clock')).now,
+    advance: async (ms: number): Promise<number> => {
+      if (!this.spec.needs.manualClock) throw new RunnerError('runner', `${this.spec.id} moves the clock but does not declare needs.manualClock`);
+      if (!this.env.manualClock) throw new NotRun('needs a manual clock');
+      this.step(`moved the deployment's clock ${ms} ms on`);
+      return (await this.driverCalls().run('advanceClock', ms)).now;
+    },
+    /** Moves the clock to the start of the next window of `seconds` (windows aligned to the epoch), plus `offsetMs`. */
+    toNextWindow: async (seconds: number, offsetMs = 0): Promise<number> => {
+      const now = await this.clock.now();
+      const next = (Math.floor(now / (seconds * 1000)) + 1) * seconds * 1000 + offsetMs;
+      return this.clock.advance(next - now);
+    },
+  };
+
+  async cleanup(): Promise<void> {
+    for (const fn of this.cleanups.reverse()) {
+      try {
+        await fn();
+      } catch {
+        // Cleaning up is a courtesy to the deployment; the verdict is already known.
+      }
+    }
+  }
+}
+
+export const KEY_OPTION: Record<KeyRole, string> = {
+  key: '--key',
+  signupKey: '--signup-key',
+  otherAccountKey: '--other-account-key',
+  scopedKey: '--scoped-key',
+};
+
+export function describeResponse(ex: Exchange): string {
+  const code = codeOf(ex.response);
+  return `${ex.response.status}${code ? ` ${code}` : ''}`;
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

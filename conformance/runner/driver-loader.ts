@@ -1,0 +1,32 @@
+import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { createFixturesDriver } from '../drivers/fixtures.js';
+import { REQUIRED_METHODS, type AccountHolderDriver, type DriverFactory } from '../drivers/driver.js';
+import { UsageError } from './options.js';
+
+/** Loads `--driver`: `fixtures`, or an ES module whose default export (or `createDriver`) is a DriverFactory. */
+export async function loadDriver(spec: { module: string; options: Record<string, string> }, baseUrl: string): Promise<AccountHolderDriver> {
+  let factory: DriverFactory;
+  if (spec.module === 'fixtures') factory = createFixturesDriver;
+  else {
+    if (!existsSync(spec.module)) throw new UsageError(`--driver ${spec.module}: no such file`);
+    let mod: { default?: unknown; createDriver?: unknown };
+    try {
+      mod = (await import(pathToFileURL(spec.module).href)) as typeof mod;
+    } catch (e) {
+      throw new UsageError(`--driver ${spec.module} could not be loaded: ${(e as Error).message.split('\n')[0]}`);
+    }
+    const found = typeof mod.default === 'function' ? mod.default : mod.createDriver;
+    if (typeof found !== 'function') throw new UsageError(`--driver ${spec.module} must export a driver factory as default (or as createDriver)`);
+    factory = found as DriverFactory;
+  }
+  let driver: AccountHolderDriver;
+  try {
+    driver = await factory({ baseUrl, options: spec.options });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const missing = REQUIRED_METHODS.filter((m) => typeof driver[m] !== 'function');
+  if (missing.length > 0) throw new UsageError(`the driver lacks ${missing.join(', ')}, which every driver has (see drivers/driver.ts)`);
+  return driver;
+}

@@ -1,0 +1,117 @@
+/**
+ * Every option of the runner, once: the command-line parser, the config file, `--help` and the
+ * README read this table. A config file (`--config`, JSON or YAML) takes the same names in
+ * camelCase (`baseUrl`, `signupKey`, `driverOptions`, `limits`); the command line wins over it.
+ */
+
+export type OptionKind = 'string' | 'number' | 'boolean' | 'list' | 'pairs';
+
+export interface OptionDef {
+  name: string;
+  kind: OptionKind;
+  value?: string;
+  group: 'Target' | 'Selection' | 'Running' | 'Reports' | 'Generation';
+  help: string;
+}
+
+export const OPTIONS: OptionDef[] = [
+  { name: 'base-url', kind: 'string', value: 'URL', group: 'Target', help: 'The deployment to test. Without it, the local reference server of `npm start` (read from data/local.json).' },
+  { name: 'key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key without the signup permission.' },
+  { name: 'signup-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key with the signup permission.' },
+  { name: 'other-account-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key of a second account.' },
+  { name: 'scoped-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key limited to a list of logins.' },
+  { name: 'driver', kind: 'string', value: 'fixtures|PATH', group: 'Target', help: 'The account-holder driver: `fixtures` (the reference server\'s fixture surface) or the path of an ES module of your own (see the README). With a driver, each case opens accounts and keys of its own and the keys above are not needed.' },
+  { name: 'admin-token', kind: 'string', value: 'TOKEN', group: 'Target', help: 'The admin token of the fixtures driver (or VAULT_ADMIN_TOKEN); it implies --driver fixtures.' },
+  { name: 'driver-option', kind: 'pairs', value: 'NAME=VALUE', group: 'Target', help: 'An option for your driver; repeat it for several.' },
+  { name: 'clock', kind: 'string', value: 'auto|manual|real', group: 'Target', help: 'Whether the deployment\'s clock is manual (moves only through the driver). `auto` (default) asks the driver.' },
+  { name: 'limit', kind: 'pairs', value: 'ID=VALUE', group: 'Target', help: 'A deployment setting that differs from the document\'s default (section 9 item 4), by its x-limits id: `--limit credential-changes-per-account=40`.' },
+  { name: 'document', kind: 'string', value: 'FILE', group: 'Target', help: 'The bundled OpenAPI document to check against (default: the copy shipped with the runner).' },
+  { name: 'only', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Run only these cases: an id or a glob (`getTokenCatalog/*`, `*/auth-*`); repeat it for several.' },
+  { name: 'section', kind: 'list', value: 'N', group: 'Selection', help: 'Run only the cases that prove section N or a subsection of it (`4.6`, `8`); repeat it for several.' },
+  { name: 'level', kind: 'string', value: 'must|should', group: 'Selection', help: '`must` runs only the cases of requirements; `should` (default) runs them all.' },
+  { name: 'spend', kind: 'boolean', group: 'Selection', help: 'Also run the cases that spend a rate limit, budget or ceiling, or create data the runner cannot remove. On by default against the local sandbox of data/local.json; off against any --base-url.' },
+  { name: 'no-spend', kind: 'boolean', group: 'Selection', help: 'Never run those cases, even against the local sandbox.' },
+  { name: 'list', kind: 'boolean', group: 'Selection', help: 'List the selected cases with what each needs and costs, and exit.' },
+  { name: 'jobs', kind: 'number', value: 'N', group: 'Running', help: 'Cases run at once (default 4). Each runs on accounts of its own.' },
+  { name: 'seed', kind: 'number', value: 'N', group: 'Running', help: 'Seed of every generated value (default: random, printed), so a run can be replayed.' },
+  { name: 'repeat', kind: 'number', value: 'N', group: 'Running', help: 'Run each case N times; it passes only if every run passes (to find flaky behaviour).' },
+  { name: 'max-rate', kind: 'number', value: 'N', group: 'Running', help: 'Requests per second outside the cases that test limits (default 20; 0 against the local sandbox: no pace). Retry-After is always honoured.' },
+  { name: 'timeout', kind: 'number', value: 'MS', group: 'Running', help: 'Time to wait for one answer (default 15000).' },
+  { name: 'case-timeout', kind: 'number', value: 'S', group: 'Running', help: 'Time one case may take (default 120).' },
+  { name: 'expect-fail', kind: 'string', value: 'FILE', group: 'Reports', help: 'Known deviations: a JSON or YAML object of case id (or glob) to reason. They are reported as known and do not fail the run; one that passes fails the run, so the file stays true.' },
+  { name: 'json', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write every result, with failures and coverage, as JSON.' },
+  { name: 'junit', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write JUnit XML (one testcase per case, grouped by section).' },
+  { name: 'coverage', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write the contract-coverage table (operation × status × code) as Markdown.' },
+  { name: 'contract-diff', kind: 'string', value: 'FILE', group: 'Reports', help: 'A contract diff (dist/contract/diff.json from `npm run check:breaking`): the report names the cases covering each changed operation.' },
+  { name: 'config', kind: 'string', value: 'FILE', group: 'Running', help: 'Read options from a JSON or YAML file (same names in camelCase); the command line wins.' },
+  { name: 'help', kind: 'boolean', group: 'Running', help: 'Show this help.' },
+  { name: 'version', kind: 'boolean', group: 'Running', help: 'Show the runner\'s version and the document\'s.' },
+];
+
+export type Parsed = Record<string, string | number | boolean | string[] | Record<string, string>>;
+
+export class UsageError extends Error {}
+
+export function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+const BY_NAME = new Map(OPTIONS.map((o) => [o.name, o]));
+
+/** Parses argv into camelCase keys; an unknown option or a bad value is a UsageError. */
+export function parseArgs(argv: string[]): Parsed {
+  const out: Parsed = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"; options start with -- (see --help)`);
+    const [flag, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const def = BY_NAME.get(flag);
+    if (!def) throw new UsageError(`unknown option --${flag} (see --help)`);
+    const key = camel(def.name);
+    if (def.kind === 'boolean') {
+      if (inline !== undefined) throw new UsageError(`--${flag} takes no value`);
+      out[key] = true;
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`--${flag} needs a value (${def.value})`);
+    out[key] = coerce(def, value, out[key]);
+  }
+  return out;
+}
+
+export function coerce(def: OptionDef, value: unknown, previous?: unknown): Parsed[string] {
+  const where = `--${def.name}`;
+  switch (def.kind) {
+    case 'number': {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0) throw new UsageError(`${where} needs a whole number, got "${value}"`);
+      return n;
+    }
+    case 'list':
+      return [...((previous as string[] | undefined) ?? []), ...(Array.isArray(value) ? value.map(String) : [String(value)])];
+    case 'pairs': {
+      const pairs = { ...((previous as Record<string, string> | undefined) ?? {}) };
+      if (typeof value === 'object' && value !== null) {
+        for (const [k, v] of Object.entries(value)) pairs[k] = String(v);
+        return pairs;
+      }
+      const m = /^([^=]+)=(.*)$/s.exec(String(value));
+      if (!m) throw new UsageError(`${where} needs NAME=VALUE, got "${value}"`);
+      pairs[m[1]!] = m[2]!;
+      return pairs;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new UsageError(`${where} must be true or false in the config file`);
+      return value;
+    default:
+      return String(value);
+  }
+}
+
+/** The config file's own name for an option (`driver-option` → `driverOptions`, `limit` → `limits`). */
+export function configName(def: OptionDef): string {
+  if (def.name === 'driver-option') return 'driverOptions';
+  if (def.name === 'limit') return 'limits';
+  return camel(def.name);
+}

@@ -1,0 +1,78 @@
+import type { Case } from '../case.js';
+import type { CaseResult } from '../outcome.js';
+import type { CaseDetail } from '../run.js';
+import type { Exchange } from '../exchange.js';
+import type { Secrets } from '../secrets.js';
+
+const BODY_LIMIT = 600;
+
+function truncate(text: string, limit = BODY_LIMIT): string {
+  return text.length > limit ? `${text.slice(0, limit)}… (${text.length} characters in all)` : text;
+}
+
+function indent(lines: string[], label: string): string[] {
+  return lines.map((line, i) => `${i === 0 ? label.padEnd(10) : ' '.repeat(10)}${line}`);
+}
+
+function requestLines(ex: Exchange): string[] {
+  const { request } = ex;
+  const lines = [`${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) if (name !== 'accept') lines.push(`${name}: ${value}`);
+  if (request.body) {
+    lines.push(request.chunked ? `(body sent chunked, ${request.body.length} bytes)` : `(body of ${request.body.length} bytes)`);
+    lines.push(truncate(request.body.toString('utf8'), 300));
+  }
+  return lines;
+}
+
+function responseLines(ex: Exchange): string[] {
+  const { response } = ex;
+  const shown = ['content-type', 'cache-control', 'retry-after', 'allow'];
+  const headers = shown.filter((h) => response.headers[h] !== undefined).map((h) => `${h}: ${response.headers[h]}`);
+  return [`${response.status} ${response.statusText}`, ...headers, truncate(response.text || '(empty body)')];
+}
+
+function quote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A curl command that sends the same request again; masked secrets stay masked. */
+export function curlOf(ex: Exchange): string {
+  const { request } = ex;
+  const parts = ['curl -sS -i', `-X ${request.method}`, quote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) parts.push(`-H ${quote(`${name}: ${value}`)}`);
+  if (request.chunked) parts.push(`-H 'Transfer-Encoding: chunked'`);
+  if (request.body) {
+    const text = request.body.toString('utf8');
+    parts.push(text.length <= 500 ? `--data-binary ${quote(text)}` : `--data-binary @body (${request.body.length} bytes, as above)`);
+  }
+  return parts.join(' ');
+}
+
+/** One screen: the case, what was expected and where that is written, what was sent and what came back. */
+export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, secrets: Secrets): string {
+  const lines: string[] = [];
+  const state = result.state === 'failed' ? 'FAILED' : 'ERROR';
+  lines.push(`${state} ${c.id}: ${c.title}`);
+  lines.push(`          proves section${c.sections.length > 1 ? 's' : ''} ${c.sections.join(', ')} (${c.level})${result.reason ? `; ${result.reason}` : ''}`);
+  const failure = result.failure;
+  const ex = failure?.exchange ?? result.error?.exchange ?? detail.lastExchange;
+  if (failure) {
+    lines.push(...indent([failure.expected], 'Expected'));
+    lines.push(...indent([failure.received], 'Received'));
+    const where = [failure.where.pointer, failure.where.sections.length ? `specification ${failure.where.sections.map((s) => `§${s}`).join(', ')}` : '']
+      .filter(Boolean)
+      .join(' · ');
+    lines.push(...indent([where], 'Written'));
+  } else if (result.error) {
+    lines.push(...indent([`${result.error.kind}: ${result.error.message}`], 'Problem'));
+    lines.push(...indent(['this is not a verdict on the deployment: the runner, the driver or the network failed'], ''));
+  }
+  if (ex) {
+    lines.push(...indent(requestLines(ex), 'Request'));
+    lines.push(...indent(responseLines(ex), 'Response'));
+  }
+  if (detail.steps.length > 0) lines.push(...indent(detail.steps.slice(-5), 'Steps'));
+  if (ex) lines.push(...indent([curlOf(ex)], 'Replay'));
+  return secrets.mask(lines.join('\n'));
+}

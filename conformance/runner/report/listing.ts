@@ -1,0 +1,21 @@
+import { spendsOrCreates, type Case } from '../case.js';
+
+/** `--list`: each selected case with its level, what it needs and what it costs. */
+export function listing(cases: Case[], spend: boolean): string {
+  const lines: string[] = [];
+  for (const c of cases) {
+    const needs = [
+      c.needs.keys?.length ? `keys: ${c.needs.keys.join(', ')}` : '',
+      c.needs.driver ? (c.needs.driver === true ? 'driver' : `driver (${c.needs.driver.join(', ')})`) : '',
+      c.needs.manualClock ? 'manual clock' : '',
+    ].filter(Boolean);
+    const costs = [c.costs.spends ? `spends ${c.costs.spends}` : '', c.costs.createsData ? `creates ${c.costs.createsData}` : ''].filter(Boolean);
+    lines.push(`${c.id}  [${c.level}] §${c.sections.join(', §')}`);
+    lines.push(`    ${c.title}`);
+    if (needs.length) lines.push(`    needs: ${needs.join('; ')}`);
+    if (costs.length) lines.push(`    costs: ${costs.join('; ')}${spend ? '' : ' (runs only with --spend)'}`);
+  }
+  const costly = cases.filter(spendsOrCreates).length;
+  lines.push('', `${cases.length} cases; ${costly} spend limits or create data the runner cannot remove${spend ? '' : ' and run only with --spend'}.`);
+  return `${lines.join('\n')}\n`;
+}

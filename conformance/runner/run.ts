@@ -1,0 +1,120 @@
+import type { Case } from './case.js';
+import { spendsOrCreates } from './case.js';
+import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
+import { CaseFailure, NotRun, RunnerError, type CaseResult } from './outcome.js';
+import type { Exchange } from './exchange.js';
+
+export interface RunOptions {
+  jobs: number;
+  repeat: number;
+  /** Cases that spend limits or create data the runner cannot remove may run. */
+  spend: boolean;
+  caseTimeoutMs: number;
+  onResult?: (result: CaseResult, detail: CaseDetail) => void;
+}
+
+/** What a report needs beyond the verdict: the steps taken and the last exchange. */
+export interface CaseDetail {
+  steps: string[];
+  lastExchange?: Exchange;
+}
+
+/** Why a case cannot run in this run, or undefined when it can. */
+export function notRunReason(c: Case, env: RunEnvironment, spend: boolean): string | undefined {
+  if (c.needs.driver && !env.driver) return 'needs the account-holder driver';
+  if (Array.isArray(c.needs.driver) && env.driver) {
+    const missing = c.needs.driver.filter((m) => typeof env.driver![m] !== 'function');
+    if (missing.length > 0) return `the driver cannot ${missing.join(', ')}`;
+  }
+  if (c.needs.manualClock && !env.manualClock) return 'needs a manual clock';
+  for (const role of c.needs.keys ?? []) {
+    if (!env.driver && !env.keys[role]) return `needs ${KEY_OPTION[role]} or the account-holder driver`;
+  }
+  if (!spend && spendsOrCreates(c)) {
+    return c.costs.spends ? `spends ${c.costs.spends}; run with --spend` : `creates data the runner cannot remove (${c.costs.createsData}); run with --spend`;
+  }
+  return undefined;
+}
+
+/**
+ * Runs cases `jobs` at a time, each on accounts of its own. A case that moves the deployment's
+ * clock runs alone, after the others, since moving time would end the windows of every case
+ * running beside it.
+ */
+export async function runCases(cases: Case[], env: RunEnvironment, options: RunOptions): Promise<CaseResult[]> {
+  const results = new Map<string, CaseResult>();
+  const runnable: Case[] = [];
+  for (const c of cases) {
+    const reason = notRunReason(c, env, options.spend);
+    if (reason) {
+      const result: CaseResult = { id: c.id, state: 'not-run', reason, attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [] };
+      results.set(c.id, result);
+      options.onResult?.(result, { steps: [] });
+    } else runnable.push(c);
+  }
+  const shared = runnable.filter((c) => !c.needs.manualClock);
+  const alone = runnable.filter((c) => c.needs.manualClock);
+  const finish = (r: { result: CaseResult; detail: CaseDetail }) => {
+    results.set(r.result.id, r.result);
+    options.onResult?.(r.result, r.detail);
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < shared.length) finish(await runCase(shared[next++]!, env, options));
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, shared.length)) }, worker));
+  for (const c of alone) finish(await runCase(c, env, options));
+  return cases.map((c) => results.get(c.id)!);
+}
+
+async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promise<{ result: CaseResult; detail: CaseDetail }> {
+  const started = performance.now();
+  const observed = new Set<string>();
+  let requests = 0;
+  let passed = 0;
+  let failure: CaseFailure | undefined;
+  let error: RunnerError | undefined;
+  let notRun: string | undefined;
+  let failedAttempt = 0;
+  let detail: CaseDetail = { steps: [] };
+  for (let attempt = 1; attempt <= options.repeat; attempt++) {
+    const ctx = new CaseContext(env, c, attempt);
+    const outcome = await attemptCase(c, ctx, options.caseTimeoutMs);
+    await ctx.cleanup();
+    requests += ctx.exchanges.length;
+    for (const t of ctx.observed()) observed.add(t);
+    if (outcome === 'passed') passed++;
+    else if (outcome instanceof CaseFailure) {
+      failure ??= outcome;
+      failedAttempt ||= attempt;
+    } else if (outcome instanceof NotRun) notRun ??= outcome.message;
+    else error ??= outcome;
+    if (outcome !== 'passed' || attempt === 1) detail = { steps: ctx.steps, lastExchange: ctx.exchanges.at(-1) };
+    if (outcome instanceof NotRun) break;
+  }
+  const total = options.repeat;
+  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed] };
+  let result: CaseResult;
+  if (failure) {
+    result = { ...base, state: 'failed', failure, reason: total > 1 ? `failed in run ${failedAttempt} of ${total} (passed ${passed})` : undefined };
+  } else if (error) result = { ...base, state: 'error', error, reason: error.message };
+  else if (notRun) result = { ...base, state: 'not-run', reason: notRun };
+  else result = { ...base, state: 'passed' };
+  return { result, detail };
+}
+
+async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number): Promise<'passed' | CaseFailure | RunnerError | NotRun> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RunnerError('timeout', `the case did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    await Promise.race([c.run(ctx), timeout]);
+    return 'passed';
+  } catch (e) {
+    if (e instanceof CaseFailure || e instanceof RunnerError || e instanceof NotRun) return e;
+    return new RunnerError('runner', `the case broke: ${(e as Error).stack ?? String(e)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
