@@ -1,0 +1,72 @@
+// createVaultClient: one method per operation of the document, named by its operationId, plus the
+// helpers the specification asks of callers.
+import { OPERATIONS } from './generated/document.js';
+import type { components } from './generated/schema.js';
+import type { CallOptions, OperationId, OperationMethod } from './operations.js';
+import { recipeLookupUrl } from './recipe-url.js';
+import { createTransport, type FetchFunction } from './request.js';
+import { retryPolicy, type RetryOptions } from './retry.js';
+import { processEnv, readVaultSettings, type Env, type VaultSettings } from './settings.js';
+import { waitForSignupRequest, type SignupOutcome, type WaitForSignupOptions } from './signup.js';
+
+export interface VaultClientOptions {
+  /** Overrides `VAULT_API_KEY`. */
+  apiKey?: string;
+  /** Overrides `VAULT_API_URL`. */
+  apiUrl?: string;
+  /** Overrides `VAULT_PROXY_URL` (the proxy's health check is on its HTTP origin). */
+  proxyUrl?: string;
+  /** Overrides `VAULT_REQUEST_TIMEOUT_MS`: the deadline of one call, all attempts included. */
+  requestTimeoutMs?: number;
+  /** Where the settings are read from instead of the process's environment. */
+  env?: Env;
+  /** Retries of a read refused with `rate_limited`; `false` turns them off. */
+  retry?: RetryOptions | false;
+  /** The fetch to send requests with; default the global one. */
+  fetch?: FetchFunction;
+  /** Receives each settings warning; default `process.emitWarning`, or `console.warn` without a process. */
+  onWarning?: (message: string) => void;
+}
+
+type Schemas = components['schemas'];
+
+export type VaultClient = { readonly [Op in OperationId]: OperationMethod<Op> } & {
+  /** The settings the client runs with (section 8.9, options applied). */
+  readonly settings: Readonly<VaultSettings>;
+  /** Polls a signup request until the account holder decides or it expires; see signup.ts. */
+  waitForSignupRequest(requestId: string, options?: WaitForSignupOptions): Promise<SignupOutcome>;
+  /** The four-slot recipe lookup for a page, sent as `recipeLookupUrl(pageUrl)` says. */
+  lookupRecipes(pageUrl: string, options?: CallOptions): Promise<Schemas['RecipeLookup']>;
+};
+
+export function createVaultClient(options: VaultClientOptions = {}): VaultClient {
+  const { settings, warnings } = readVaultSettings(options.env ?? processEnv(), {
+    apiKey: options.apiKey,
+    apiUrl: options.apiUrl,
+    proxyUrl: options.proxyUrl,
+    requestTimeoutMs: options.requestTimeoutMs,
+  });
+  const warn = options.onWarning ?? defaultWarning;
+  for (const message of warnings) warn(message);
+
+  const transport = createTransport(settings, retryPolicy(options.retry), options.fetch);
+  const methods = Object.fromEntries(
+    (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, (input?: never, callOptions?: CallOptions) => transport.call(id, input, callOptions)]),
+  ) as unknown as { readonly [Op in OperationId]: OperationMethod<Op> };
+
+  return Object.freeze({
+    ...methods,
+    settings,
+    waitForSignupRequest: (requestId: string, waitOptions?: WaitForSignupOptions) =>
+      waitForSignupRequest((input, callOptions) => methods.getSignupRequest(input, callOptions), requestId, waitOptions),
+    // With `url`, the answer is the lookup (section 4.2); the document's type is the union of both answers.
+    lookupRecipes: async (pageUrl: string, callOptions?: CallOptions) =>
+      (await methods.getRecipes({ url: recipeLookupUrl(pageUrl) }, callOptions)) as Schemas['RecipeLookup'],
+  });
+}
+
+function defaultWarning(message: string): void {
+  const emit = (globalThis as { process?: { emitWarning?: (message: string, type: string) => void } }).process?.emitWarning;
+  if (emit) emit(message, 'VaultSettingsWarning');
+  else console.warn(message);
+}

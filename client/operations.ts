@@ -1,0 +1,54 @@
+// Types of each operation, by operationId, derived from the generated schema: what a call takes, what
+// it returns, and which error codes it can answer. Nothing here is written by hand about an operation.
+import type { operations } from './generated/schema.js';
+import type { OPERATIONS, StrictBodyMembers } from './generated/document.js';
+
+/** The operationIds of the document: the client's method names. */
+export type OperationId = keyof typeof OPERATIONS & keyof operations;
+
+type Responses<Op extends OperationId> = operations[Op]['responses'];
+type JsonOf<R> = R extends { content: { 'application/json': infer Body } } ? Body : undefined;
+type IsSuccess<Status> = `${Status & (number | string)}` extends `2${string}` ? true : false;
+
+/** The body of the operation's 2xx answer. */
+export type OperationResult<Op extends OperationId> = {
+  [S in keyof Responses<Op>]: IsSuccess<S> extends true ? JsonOf<Responses<Op>[S]> : never;
+}[keyof Responses<Op>];
+
+/** The error bodies the document gives for the operation, every non-2xx status together. */
+export type OperationErrorBody<Op extends OperationId> = {
+  [S in keyof Responses<Op>]: IsSuccess<S> extends true ? never : JsonOf<Responses<Op>[S]>;
+}[keyof Responses<Op>];
+
+/** The `code`s the document gives for the operation: what a caller branches on. */
+export type ErrorCode<Op extends OperationId> = OperationErrorBody<Op> extends infer Body ? (Body extends { code: infer Code } ? Code : never) : never;
+
+type Present<T> = [T] extends [never] ? {} : [T] extends [undefined] ? {} : T;
+type ParametersIn<Op extends OperationId, Where extends 'path' | 'query'> = Present<NonNullable<operations[Op]['parameters'][Where]>>;
+type JsonBody<Op extends OperationId> = [NonNullable<operations[Op]['requestBody']>] extends [never]
+  ? {}
+  : NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer Body } }
+    ? Body
+    : {};
+// The wire schema accepts any value for members the service ignores when wrong-typed; a TypeScript
+// caller gets the strict type (`unknown & number` is `number`).
+type Strict<Op extends OperationId> = Op extends keyof StrictBodyMembers ? StrictBodyMembers[Op] : {};
+
+/**
+ * What a call takes: its path and query parameters and its JSON body members, in one object
+ * (`{ id }`, `{ url }`, `{ website, email }`, `{ token, decision }`).
+ */
+export type OperationInput<Op extends OperationId> = ParametersIn<Op, 'path'> & ParametersIn<Op, 'query'> & JsonBody<Op> & Strict<Op>;
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Cancels the call: the request in flight, any wait before a retry, and every later attempt. */
+  signal?: AbortSignal;
+}
+
+type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+
+/** A client method: the input is optional when nothing in it is required. */
+export type OperationMethod<Op extends OperationId> = [RequiredKeys<OperationInput<Op>>] extends [never]
+  ? (input?: OperationInput<Op>, options?: CallOptions) => Promise<OperationResult<Op>>
+  : (input: OperationInput<Op>, options?: CallOptions) => Promise<OperationResult<Op>>;

@@ -1,0 +1,189 @@
+// One call of one operation, end to end: input split into parameters and body, the API key, the
+// deadline over every attempt, the retry of a refused read, and every answer turned into either the
+// documented result or one of the errors of errors.ts.
+import createClient from 'openapi-fetch';
+import type { paths } from './generated/schema.js';
+import { OPERATIONS } from './generated/document.js';
+import { Deadline } from './deadline.js';
+import { VaultApiError, VaultConnectionError, VaultSettingsError, VaultTimeoutError } from './errors.js';
+import type { CallOptions, ErrorCode, OperationId, OperationInput, OperationResult } from './operations.js';
+import { parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
+import type { VaultSettings } from './settings.js';
+
+export type FetchFunction = (request: Request) => Promise<Response>;
+
+export interface Transport {
+  call<Op extends OperationId>(operationId: Op, input: OperationInput<Op> | undefined, options?: CallOptions): Promise<OperationResult<Op>>;
+}
+
+const BODY_EXCERPT = 2_000;
+
+type Operation = (typeof OPERATIONS)[OperationId];
+// openapi-fetch types each call by its literal path; the operation table picks the path at run time,
+// and the client's own methods carry the types (operations.ts).
+type UntypedRequest = (
+  method: string,
+  path: string,
+  init: {
+    baseUrl: string;
+    params: { path: Record<string, unknown>; query: Record<string, unknown> };
+    body?: unknown;
+    headers: Record<string, string>;
+    parseAs: 'text';
+    signal: AbortSignal;
+    fetch: FetchFunction;
+  },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+export function createTransport(settings: Readonly<VaultSettings>, policy: RetryPolicy, fetchImpl: FetchFunction | undefined): Transport {
+  const api = createClient<paths>();
+  const request = api.request as unknown as UntypedRequest;
+  const baseFetch: FetchFunction = fetchImpl ?? ((req) => globalThis.fetch(req));
+
+  async function call<Op extends OperationId>(operationId: Op, input: OperationInput<Op> | undefined, options: CallOptions = {}) {
+    const operation: Operation = OPERATIONS[operationId];
+    // Before any request: a call that cannot be authenticated is a settings problem, not an answer.
+    if (operation.apiKey && !settings.apiKey) {
+      throw new VaultSettingsError(
+        'VAULT_API_KEY',
+        `${operationId} needs an API key: set VAULT_API_KEY, or pass apiKey to createVaultClient`,
+      );
+    }
+    const baseUrl = operation.origin === 'proxy' ? proxyOrigin(settings.proxyUrl) : settings.apiUrl;
+    const { path, query, body } = splitInput(operation, (input ?? {}) as Record<string, unknown>);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (operation.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
+
+    const deadline = new Deadline(settings.requestTimeoutMs, options.signal);
+    let attempts = 0;
+    try {
+      for (;;) {
+        attempts++;
+        let status: number | undefined;
+        const observe: FetchFunction = async (req) => {
+          const response = await baseFetch(req);
+          status = response.status;
+          return response;
+        };
+        let answer: Awaited<ReturnType<UntypedRequest>>;
+        try {
+          answer = await request(operation.method.toUpperCase(), operation.path, {
+            baseUrl,
+            params: { path, query },
+            body,
+            headers,
+            parseAs: 'text',
+            signal: deadline.signal,
+            fetch: observe,
+          });
+        } catch (cause) {
+          if (deadline.signal.aborted) throw cause;
+          throw new VaultConnectionError(operationId, status, cause);
+        }
+        const outcome = readAnswer(operationId, answer.response, answer.response.ok ? answer.data : answer.error);
+        if (outcome.ok) return outcome.data as OperationResult<Op>;
+        const wait = retryDelay({ method: operation.method, ...outcome.refusal }, attempts, policy);
+        // A wait that would outlast the deadline is not started: the refusal is the better answer.
+        if (wait === undefined || wait >= deadline.remaining()) throw outcome.error;
+        await deadline.sleep(wait);
+      }
+    } catch (error) {
+      if (deadline.timedOut) throw new VaultTimeoutError(operationId, settings.requestTimeoutMs, attempts);
+      if (deadline.callerAborted) throw deadline.signal.reason;
+      throw error;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  return { call };
+}
+
+type Outcome =
+  | { ok: true; data: unknown }
+  | { ok: false; error: VaultApiError; refusal: { status: number; code: unknown; retryAfter: number | undefined } };
+
+function readAnswer(operationId: OperationId, response: Response, raw: unknown): Outcome {
+  const text = typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw);
+  let json: unknown;
+  let parsed = false;
+  if (text !== '') {
+    try {
+      json = JSON.parse(text);
+      parsed = true;
+    } catch {
+      // Not JSON: an intermediary's page, or a cut-off body. Described below.
+    }
+  }
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  if (response.ok) {
+    // A 2xx with no body carries no data (none of the document's does); one with a body must be JSON.
+    if (text === '' || parsed) return { ok: true, data: json };
+    const error = new VaultApiError({
+      operationId,
+      status: response.status,
+      code: null,
+      error: `a ${response.status} answer whose body is not JSON (${response.headers.get('content-type') ?? 'no content type'})`,
+      retryAfter,
+      body: text.slice(0, BODY_EXCERPT),
+    });
+    return { ok: false, error, refusal: { status: response.status, code: undefined, retryAfter } };
+  }
+  const documented = documentedError(operationId, response.status, json);
+  const error = documented
+    ? new VaultApiError({ operationId, status: response.status, code: documented.code, error: documented.error, retryAfter, errors: documented.errors })
+    : new VaultApiError({
+        operationId,
+        status: response.status,
+        code: null,
+        error: `a ${response.status} answer the document does not describe for ${operationId} (${response.headers.get('content-type') ?? 'no content type'})`,
+        retryAfter,
+        body: text.slice(0, BODY_EXCERPT),
+      });
+  const code = json && typeof json === 'object' ? (json as { code?: unknown }).code : undefined;
+  return { ok: false, error, refusal: { status: response.status, code, retryAfter } };
+}
+
+/** The `{code, error}` body when its code is one the document gives for this operation and status. */
+function documentedError(operationId: OperationId, status: number, json: unknown) {
+  if (!json || typeof json !== 'object') return undefined;
+  const { code, error, errors } = json as { code?: unknown; error?: unknown; errors?: unknown };
+  const listed = (OPERATIONS[operationId].errors as Partial<Record<number, readonly string[]>>)[status];
+  if (typeof code !== 'string' || typeof error !== 'string' || !listed?.includes(code)) return undefined;
+  return {
+    code: code as ErrorCode<OperationId>,
+    error,
+    errors: Array.isArray(errors) ? (errors as VaultApiError['errors']) : undefined,
+  };
+}
+
+/** Path parameters, query parameters and the JSON body, from the client's one input object. */
+function splitInput(operation: Operation, input: Record<string, unknown>) {
+  const path: Record<string, unknown> = {};
+  const query: Record<string, unknown> = {};
+  const pathNames: readonly string[] = operation.pathParams;
+  const queryNames: readonly string[] = operation.queryParams;
+  if (pathNames.length === 0 && queryNames.length === 0) {
+    return { path, query, body: operation.body === 'none' ? undefined : input };
+  }
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    if (pathNames.includes(name)) path[name] = value;
+    else if (queryNames.includes(name)) query[name] = value;
+    else rest[name] = value;
+  }
+  return { path, query, body: operation.body === 'none' ? undefined : rest };
+}
+
+/** The proxy's HTTP origin from its WebSocket URL: `ws:` becomes `http:`, `wss:` becomes `https:`. */
+export function proxyOrigin(proxyUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(proxyUrl);
+  } catch {
+    throw new VaultSettingsError('VAULT_PROXY_URL', `VAULT_PROXY_URL=${proxyUrl} is not a URL`);
+  }
+  const scheme = { 'ws:': 'http:', 'wss:': 'https:' }[url.protocol];
+  if (!scheme) throw new VaultSettingsError('VAULT_PROXY_URL', `VAULT_PROXY_URL=${proxyUrl} is not a ws:// or wss:// URL`);
+  return `${scheme}//${url.host}`;
+}

@@ -1,0 +1,216 @@
+// Renders client/generated/document.ts from the bundled document: the facts the client needs at run
+// time, which type declarations cannot carry (each operation's method, path, origin, parameters and
+// security; the document's default base URL; the client and proxy error codes and their meanings).
+//
+// It throws, rather than guesses, on anything in the document it does not know how to carry: a server
+// other than the two it knows, a request body that is not JSON, a body member whose name is also a
+// parameter's (the client's input flattens both into one object).
+
+type Json = Record<string, any>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const WRONG_TYPE_EXTENSION = 'x-ignore-wrong-type';
+/** Redocly's extension for a meaning per enum value; the reference docs render it as a table. */
+export const ENUM_DESCRIPTIONS = 'x-enumDescriptions';
+const TS_TYPE: Record<string, string> = { number: 'number', boolean: 'boolean', string: 'string' };
+
+interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  apiKey: boolean;
+  origin: 'api' | 'proxy';
+  pathParams: string[];
+  queryParams: string[];
+  body: 'none' | 'required' | 'optional';
+  errors: Array<[status: string, codes: string[]]>;
+  strict: Array<{ name: string; type: string; required: boolean; description?: string }>;
+}
+
+export interface Rendered {
+  text: string;
+  /** Client error codes the document gives no meaning for. */
+  withoutMeaning: string[];
+}
+
+export function renderDocumentModule(doc: Json): Rendered {
+  const deref = (node: Json): Json => {
+    let current = node;
+    for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
+      if (hops > 20) throw new Error(`$ref cycle at ${node.$ref}`);
+      const ref = current.$ref as string;
+      if (!ref.startsWith('#/')) throw new Error(`external $ref ${ref} in the bundle`);
+      current = ref
+        .slice(2)
+        .split('/')
+        .reduce<Json>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      if (current === undefined) throw new Error(`unresolved $ref ${ref}`);
+    }
+    return current;
+  };
+
+  // Top-level members of an object schema, through $ref and allOf (anyOf/oneOf branches are not merged).
+  const members = (schema: Json) => {
+    const out = new Map<string, { schema: Json; required: boolean }>();
+    const visit = (node: Json) => {
+      const s = deref(node);
+      const required = new Set<string>(s.required ?? []);
+      for (const [name, member] of Object.entries<Json>(s.properties ?? {})) {
+        out.set(name, { schema: member, required: required.has(name) || (out.get(name)?.required ?? false) });
+      }
+      for (const part of s.allOf ?? []) visit(part);
+    };
+    visit(schema);
+    return out;
+  };
+
+  const originOf = (pathItem: Json, operation: Json, path: string): 'api' | 'proxy' => {
+    const servers: Json[] | undefined = operation.servers ?? pathItem.servers;
+    if (!servers) return 'api';
+    if (servers.length === 1 && servers[0]!.url === '{proxy_origin}') return 'proxy';
+    throw new Error(`${path} names servers the client does not know (${JSON.stringify(servers.map((s) => s.url))})`);
+  };
+
+  // The codes an error schema allows: the narrowest enum or const on `code` through $ref and allOf
+  // (the shared Error schema allows every code; each operation narrows it).
+  const codesOf = (schema: Json): string[] => {
+    const s = deref(schema);
+    const own = s.properties?.code ? deref(s.properties.code) : undefined;
+    let codes: string[] | undefined = own?.const !== undefined ? [own.const] : own?.enum;
+    for (const part of s.allOf ?? []) {
+      const narrowed = codesOf(part);
+      if (narrowed.length > 0) codes = codes ? codes.filter((c) => narrowed.includes(c)) : narrowed;
+    }
+    if (!codes && own?.anyOf) codes = own.anyOf.flatMap((branch: Json) => deref(branch).enum ?? []);
+    return [...new Set(codes ?? [])];
+  };
+
+  const errorsOf = (op: Json, id: string): Array<[string, string[]]> =>
+    Object.entries<Json>(op.responses ?? {})
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, response]) => {
+        const schema = deref(response).content?.['application/json']?.schema;
+        const codes = schema ? codesOf(schema) : [];
+        if (codes.length === 0) throw new Error(`${id}: the ${status} answer gives no code`);
+        return [status, codes] as [string, string[]];
+      });
+
+  const rootSecurity: Json[] = doc.security ?? [];
+  const operations: Operation[] = [];
+  for (const [path, rawItem] of Object.entries<Json>(doc.paths ?? {})) {
+    const item = deref(rawItem);
+    for (const method of METHODS) {
+      const op: Json | undefined = item[method];
+      if (!op) continue;
+      const id = op.operationId as string | undefined;
+      if (!id) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
+      for (const p of params) if (p.in !== 'path' && p.in !== 'query') throw new Error(`${id}: parameter ${p.name} in ${p.in} is not supported`);
+      let body = op.requestBody ? deref(op.requestBody) : undefined;
+      // A body of any type with no schema is one the operation ignores (the retired createLogin): send none.
+      if (body && !body.content?.['application/json']) {
+        const ignored = Object.keys(body.content ?? {}).join() === '*/*' && Object.keys(body.content['*/*'].schema ?? {}).length === 0;
+        if (!ignored) throw new Error(`${id}: a request body that is not application/json`);
+        body = undefined;
+      }
+      const bodyMembers = body ? members(body.content['application/json'].schema) : new Map<string, { schema: Json; required: boolean }>();
+      for (const p of params) if (bodyMembers.has(p.name)) throw new Error(`${id}: body member ${p.name} is also a parameter`);
+      const strict = [...bodyMembers]
+        .map(([name, m]) => ({ name, required: m.required, schema: deref(m.schema) }))
+        .filter((m) => m.schema[WRONG_TYPE_EXTENSION] !== undefined)
+        .map((m) => {
+          const type = TS_TYPE[m.schema[WRONG_TYPE_EXTENSION]];
+          if (!type) throw new Error(`${id}.${m.name}: unknown ${WRONG_TYPE_EXTENSION} ${m.schema[WRONG_TYPE_EXTENSION]}`);
+          return { name: m.name, type, required: m.required, description: m.schema.description as string | undefined };
+        });
+      const security: Json[] = op.security ?? rootSecurity;
+      operations.push({
+        id,
+        method,
+        path,
+        apiKey: security.some((requirement) => Object.keys(requirement).length > 0),
+        origin: originOf(item, op, path),
+        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+        queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+        body: body ? (body.required ? 'required' : 'optional') : 'none',
+        errors: errorsOf(op, id),
+        strict,
+      });
+    }
+  }
+  operations.sort((a, b) => a.id.localeCompare(b.id));
+
+  const baseUrl = doc.servers?.[0]?.variables?.base_url?.default as string | undefined;
+  if (!baseUrl) throw new Error('servers[0] has no base_url default');
+  const clientCodes = doc.components?.schemas?.ClientErrorCode ? deref(doc.components.schemas.ClientErrorCode) : undefined;
+  const codes = clientCodes?.enum as string[] | undefined;
+  if (!codes) throw new Error('no ClientErrorCode schema with an enum');
+  const meanings: Record<string, unknown> = clientCodes![ENUM_DESCRIPTIONS] ?? {};
+  for (const code of Object.keys(meanings)) if (!codes.includes(code)) throw new Error(`${ENUM_DESCRIPTIONS} names ${code}, which is not in ClientErrorCode`);
+  const meaningOf = (code: string) => (typeof meanings[code] === 'string' ? (meanings[code] as string).trim().replace(/\s+/g, ' ') : undefined);
+  const withoutMeaning = codes.filter((code) => meaningOf(code) === undefined);
+
+  const q = (s: string) => JSON.stringify(s);
+  const comment = (text: string | undefined, indent: string) =>
+    text ? `${indent}/**\n${text.trim().split('\n').map((line) => `${indent} * ${line}`.trimEnd()).join('\n')}\n${indent} */\n` : '';
+  const meaningsType = withoutMeaning.length === 0 ? 'Record' : 'Partial<Record';
+  const meaningsClose = withoutMeaning.length === 0 ? '' : '>';
+
+  const out: string[] = [];
+  out.push(`/**
+ * Generated from the bundled OpenAPI document (dist/openapi.json, built from openapi/openapi.yaml)
+ * by client/scripts/generate.ts (\`npm run generate\`). Do not edit by hand: change the document and
+ * regenerate. \`npm run check:generated\` fails when this file is stale.
+ */
+import type { components } from './schema.js';
+
+/** The document's default \`base_url\` (its first server): the local reference server. */
+export const DEFAULT_BASE_URL = ${q(baseUrl)};
+
+/**
+ * Every operation of the document, by operationId. \`apiKey\`: the operation's security asks for the
+ * API key. \`origin\`: \`api\` is \`{base_url}\`; \`proxy\` is the proxy's HTTP origin (\`{proxy_origin}\`).
+ * \`errors\`: the codes the document gives for each error status.
+ */
+export const OPERATIONS = {`);
+  for (const op of operations) {
+    out.push(
+      `  ${op.id}: { method: ${q(op.method)}, path: ${q(op.path)}, apiKey: ${op.apiKey}, origin: ${q(op.origin)}, ` +
+        `pathParams: [${op.pathParams.map(q).join(', ')}], queryParams: [${op.queryParams.map(q).join(', ')}], body: ${q(op.body)},\n` +
+        `    errors: { ${op.errors.map(([status, codes]) => `${status}: [${codes.map(q).join(', ')}]`).join(', ')} } },`,
+    );
+  }
+  out.push(`} as const;
+
+/**
+ * Request-body members the document marks \`${WRONG_TYPE_EXTENSION}\`: the service ignores a value of another
+ * type, so the wire schema takes any value, but the client's input takes only this type.
+ */
+export interface StrictBodyMembers {`);
+  for (const op of operations.filter((o) => o.strict.length > 0)) {
+    out.push(`  ${op.id}: {`);
+    for (const m of op.strict) out.push(`${comment(m.description, '    ')}    ${m.name}${m.required ? '' : '?'}: ${m.type};`);
+    out.push('  };');
+  }
+  out.push(`}
+
+/** The client and proxy error codes (\`ClientErrorCode\`, specification section 7.2), in the document's order. */
+export const CLIENT_ERROR_CODES = [
+${codes.map((c) => `  ${q(c)},`).join('\n')}
+] as const satisfies readonly components['schemas']['ClientErrorCode'][];
+
+/**
+ * The one-line meaning of each code, from the schema's \`${ENUM_DESCRIPTIONS}\`${
+   withoutMeaning.length === 0
+     ? '.'
+     : `. The document gives it for\n * ${codes.length - withoutMeaning.length} of the ${codes.length} codes; the others have none here until the document has it.`
+ }
+ */
+export const CLIENT_ERROR_MEANINGS: Readonly<${meaningsType}<components['schemas']['ClientErrorCode'], string>${meaningsClose}> = {`);
+  for (const code of codes) {
+    const meaning = meaningOf(code);
+    if (meaning !== undefined) out.push(`  ${code}: ${q(meaning)},`);
+  }
+  out.push('};\n');
+  return { text: out.join('\n'), withoutMeaning };
+}

@@ -1,0 +1,113 @@
+// Verifying a webhook delivery (section 6): HMAC-SHA256, keyed with the signing secret of the agent card
+// named in the payload's `agent_card_id`, over the timestamp `t`, a period, and the raw body.
+//
+// Web Crypto, not node:crypto, so that the package runs wherever `fetch` does; `crypto.subtle.verify`
+// compares the signature in constant time.
+
+export interface WebhookSignatureInput {
+  /** The request body exactly as received: bytes, or the string they decode to. Never a re-serialised body. */
+  rawBody: string | Uint8Array;
+  /** The agent card's signing secret; its UTF-8 bytes are the HMAC key. */
+  secret: string;
+  /** `t` exactly as received; the signed string starts with it verbatim. */
+  timestamp: string;
+  /** The signature as received, in `signatureEncoding`. */
+  signature: string;
+  /** How far `t` may be from now, either way, in seconds. Default 300. */
+  toleranceSeconds?: number;
+  /** The unit of `t`, which the specification leaves open. Default `seconds` (Unix time). */
+  timestampUnit?: 'seconds' | 'milliseconds';
+  /** The encoding of the signature, which the specification leaves open. Default `hex`. */
+  signatureEncoding?: 'hex' | 'base64';
+  /** The current time in ms; default `Date.now()`. */
+  now?: number;
+}
+
+export type WebhookVerification =
+  | { valid: true; /** `t`, in ms. */ timestamp: number }
+  | {
+      valid: false;
+      /** `missing_header`: no signature header; `malformed`: `t` or the signature cannot be read; `mismatch`: wrong signature (tampered body or timestamp, or another secret); `stale`: `t` outside the tolerance. */
+      reason: 'missing_header' | 'malformed' | 'mismatch' | 'stale';
+    };
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/**
+ * Verifies a delivery's signature: HMAC-SHA256 over `t + "." + rawBody`, compared in constant time,
+ * and `t` within `toleranceSeconds` of now (a replayed delivery is refused as `stale`). The
+ * specification does not say which header carries `t` and the signature, nor their formats: read them
+ * from the request yourself, or use `verifyWebhookRequest` with the header's name and format.
+ */
+export async function verifyWebhookSignature(input: WebhookSignatureInput): Promise<WebhookVerification> {
+  if (!/^\d+$/.test(input.timestamp)) return { valid: false, reason: 'malformed' };
+  const timestampMs = Number(input.timestamp) * (input.timestampUnit === 'milliseconds' ? 1 : 1000);
+  const signature = decode(input.signature.trim(), input.signatureEncoding ?? 'hex');
+  if (!signature) return { valid: false, reason: 'malformed' };
+
+  const encoder = new TextEncoder();
+  const body = typeof input.rawBody === 'string' ? encoder.encode(input.rawBody) : input.rawBody;
+  const prefix = encoder.encode(`${input.timestamp}.`);
+  const signed = new Uint8Array(prefix.length + body.length);
+  signed.set(prefix);
+  signed.set(body, prefix.length);
+  const key = await crypto.subtle.importKey('raw', encoder.encode(input.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  if (!(await crypto.subtle.verify('HMAC', key, signature, signed))) return { valid: false, reason: 'mismatch' };
+
+  const tolerance = (input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
+  if (Math.abs((input.now ?? Date.now()) - timestampMs) > tolerance) return { valid: false, reason: 'stale' };
+  return { valid: true, timestamp: timestampMs };
+}
+
+/** Where a deployment puts `t` and the signature: the header's name, and how to read its value. */
+export interface SignatureHeaderFormat {
+  /** The header's name (any case). */
+  name: string;
+  /** Reads `t` and the signature from the header's value; undefined when it cannot. */
+  parse(value: string): { timestamp: string; signature: string } | undefined;
+}
+
+export interface WebhookRequestInput extends Omit<WebhookSignatureInput, 'timestamp' | 'signature'> {
+  /** The request's headers: a `Headers`, or Node's `IncomingHttpHeaders`. */
+  headers: Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The signature header's name and format, which the specification leaves open (section 6 item 6). */
+  header: SignatureHeaderFormat;
+}
+
+/**
+ * Verifies a delivery from its headers and raw body: reads the signature header named by
+ * `header.name`, parses it with `header.parse`, then checks it as `verifyWebhookSignature` does. The
+ * name and format are arguments because the specification does not fix them.
+ */
+export async function verifyWebhookRequest(input: WebhookRequestInput): Promise<WebhookVerification> {
+  const { headers, header, ...rest } = input;
+  const value = readHeader(headers, header.name);
+  if (value === undefined) return { valid: false, reason: 'missing_header' };
+  const parsed = header.parse(value);
+  if (!parsed) return { valid: false, reason: 'malformed' };
+  return verifyWebhookSignature({ ...rest, timestamp: parsed.timestamp, signature: parsed.signature });
+}
+
+function readHeader(headers: WebhookRequestInput['headers'], name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
+    if (key.toLowerCase() !== wanted || value === undefined) continue;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+  return undefined;
+}
+
+function decode(text: string, encoding: 'hex' | 'base64'): Uint8Array<ArrayBuffer> | undefined {
+  if (encoding === 'hex') {
+    if (text.length === 0 || text.length % 2 !== 0 || !/^[0-9a-f]+$/i.test(text)) return undefined;
+    const bytes = new Uint8Array(text.length / 2);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
+    return bytes;
+  }
+  try {
+    return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
