@@ -1,8 +1,11 @@
 import type { ApiDocument } from '../runner/document.js';
 import type { Case } from '../runner/case.js';
 import { authCases } from './auth.js';
+import { catalogCases } from './catalog.js';
+import { catalogLimitCases } from './catalog-limits.js';
+import { recipeCases } from './recipes.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc)];
+  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases()];
 }

@@ -103,6 +103,9 @@ export interface AccountHolderDriver {
   promptSecurityCode?(accountId: string): Promise<{ token: string }>;
   handOffChallenge?(accountId: string): Promise<{ token: string }>;
 
+  /** A registry maintainer's decision on a contributed recipe: merge it, verify it (publishing its note as evidence), or reject it. */
+  decideRecipeSubmission?(submissionId: string, decision: 'merge' | 'verify' | 'reject'): Promise<void>;
+
   /** The deployment's clock. `manual: true` means it moves only through `advanceClock`. */
   clock?(): Promise<ClockState>;
   advanceClock?(ms: number): Promise<ClockState>;

@@ -106,6 +106,9 @@ export const createFixturesDriver: DriverFactory = ({ baseUrl, options }) => {
     async handOffChallenge(accountId) {
       return call<{ token: string }>('POST', `${acct(accountId)}/challenge-requests`);
     },
+    async decideRecipeSubmission(submissionId, decision) {
+      await call('POST', `/recipe-submissions/${encodeURIComponent(submissionId)}/decision`, { decision });
+    },
     async clock() {
       return call<ClockState>('GET', '/clock');
     },

@@ -172,7 +172,7 @@ export class CaseContext {
     throw new CaseFailure(expected, received, { pointer: where.pointer, sections: where.sections ?? this.spec.sections }, ex);
   }
 
-  check(condition: unknown, expected: string, received: string | (() => string), where: Partial<Source> = {}, ex?: Exchange): asserts condition {
+  check(condition: unknown, expected: string, received: string | (() => string), where: Partial<Source> = {}, ex?: Exchange): void {
     if (!condition) this.fail(expected, typeof received === 'function' ? received() : received, where, ex);
   }
 
@@ -245,6 +245,12 @@ export class CaseContext {
     }
     this.keyCache.set(role, key);
     return key;
+  }
+
+  /** A registry maintainer's decision on a submission, through the driver. */
+  async maintainer(submissionId: string, decision: 'merge' | 'verify' | 'reject'): Promise<void> {
+    this.step(`a maintainer's decision on ${submissionId}: ${decision}`);
+    await this.driverCalls().run('decideRecipeSubmission', submissionId, decision);
   }
 
   readonly clock = {

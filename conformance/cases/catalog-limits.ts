@@ -1,0 +1,202 @@
+import { defineCase, type Case } from '../runner/case.js';
+import type { CaseContext } from '../runner/context.js';
+import { PLANS, type PlanName } from '../runner/document.js';
+import type { Exchange } from '../runner/exchange.js';
+import type { Account } from '../runner/account.js';
+import { crossedWindow } from './support.js';
+
+/**
+ * Sections 8.1 and 8.3: catalog requests per key and per account, per fixed minute, by plan. The
+ * last allowed request passes, the next is refused with Retry-After, a refused request records
+ * nothing, and the window is fixed. Figures come from `x-limits` and `x-plans`.
+ */
+
+const PER_KEY = 'catalog-per-key';
+const PER_ACCOUNT = 'catalog-per-account';
+const BATCH = 25;
+
+/** Sends `count` catalog reads with one key, `BATCH` at a time; every one must be allowed. */
+async function spend(ctx: CaseContext, key: string, count: number, what: string): Promise<Exchange[]> {
+  const out: Exchange[] = [];
+  for (let sent = 0; sent < count; sent += BATCH) {
+    const batch = await Promise.all(Array.from({ length: Math.min(BATCH, count - sent) }, () => ctx.call('getTokenCatalog', { key })));
+    for (const ex of batch) ctx.expectStatus(ex, 200, { pointer: ctx.limits.pointer(what), sections: ['8.1', '8.3'] });
+    out.push(...batch);
+  }
+  return out;
+}
+
+/**
+ * Runs a boundary check inside one fixed window. With a manual clock nothing moves; with a real
+ * one, when the server's Date headers show a minute boundary fell inside, it runs once more on
+ * fresh keys, since the window reset midway proves nothing either way.
+ */
+async function inOneWindow(ctx: CaseContext, attempt: () => Promise<Exchange[]>): Promise<void> {
+  const seconds = ctx.limits.windowMs(PER_KEY) / 1000;
+  const exchanges = await attempt();
+  if (ctx.env.manualClock || !crossedWindow(exchanges, seconds)) return;
+  ctx.step('a minute boundary fell inside the check; ran it again');
+  const again = await attempt();
+  if (crossedWindow(again, seconds)) ctx.fail('one fixed window for the check', 'a minute boundary inside it twice');
+}
+
+function expectRefused(ctx: CaseContext, ex: Exchange, limit: string): void {
+  ctx.expectError(ex, 'rate_limited', { pointer: ctx.limits.pointer(limit), sections: ['8.1', '8.3'] });
+}
+
+async function keys(account: Account, n: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push((await account.issueKey()).key);
+  return out;
+}
+
+function perKey(plan: PlanName): Case {
+  return defineCase({
+    id: `getTokenCatalog/per-key-limit-${plan.toLowerCase()}`,
+    title: `Allows a ${plan} key its catalog requests per minute, then 429`,
+    sections: ['8.1', '8.3', '4.1'],
+    needs: { driver: true },
+    costs: { spends: `a ${plan} account's catalog requests for a minute` },
+    async run(ctx) {
+      const account = await ctx.account({ plan });
+      const limit = ctx.limits.value(PER_KEY, plan);
+      await inOneWindow(ctx, async () => {
+        const [key] = await keys(account, 1);
+        const allowed = await spend(ctx, key!, limit, PER_KEY);
+        const refused = await ctx.call('getTokenCatalog', { key: key! });
+        expectRefused(ctx, refused, PER_KEY);
+        return [...allowed, refused];
+      });
+    },
+  });
+}
+
+function perAccount(plan: PlanName): Case {
+  return defineCase({
+    id: `getTokenCatalog/per-account-limit-${plan.toLowerCase()}`,
+    title: `Shares a ${plan} account's catalog requests among its keys`,
+    sections: ['8.1', '8.3', '4.1'],
+    needs: { driver: true },
+    costs: { spends: `a ${plan} account's catalog requests for a minute` },
+    async run(ctx) {
+      const account = await ctx.account({ plan });
+      const keyLimit = ctx.limits.value(PER_KEY, plan);
+      const accountLimit = ctx.limits.value(PER_ACCOUNT, plan);
+      await inOneWindow(ctx, async () => {
+        const spenders = await keys(account, Math.ceil(accountLimit / keyLimit) + 1);
+        const sent: Exchange[] = [];
+        let left = accountLimit;
+        for (const key of spenders.slice(0, -1)) {
+          sent.push(...(await spend(ctx, key, Math.min(keyLimit, left), PER_ACCOUNT)));
+          left -= Math.min(keyLimit, left);
+        }
+        const refused = await ctx.call('getTokenCatalog', { key: spenders.at(-1)! });
+        expectRefused(ctx, refused, PER_ACCOUNT);
+        return [...sent, refused];
+      });
+    },
+  });
+}
+
+export function catalogLimitCases(): Case[] {
+  return [
+    ...PLANS.map(perKey),
+    ...PLANS.map(perAccount),
+    defineCase({
+      id: 'getTokenCatalog/refused-request-not-counted',
+      title: "Counts no refused request against the account's budget",
+      sections: ['8.1', '8.3'],
+      needs: { driver: true },
+      costs: { spends: "a Free account's catalog requests for a minute" },
+      async run(ctx) {
+        const account = await ctx.account({ plan: 'Free' });
+        const keyLimit = ctx.limits.value(PER_KEY, 'Free');
+        const accountLimit = ctx.limits.value(PER_ACCOUNT, 'Free');
+        await inOneWindow(ctx, async () => {
+          const [first, second] = await keys(account, 2);
+          const sent = await spend(ctx, first!, keyLimit, PER_KEY);
+          for (let i = 0; i < 5; i++) {
+            const refused = await ctx.call('getTokenCatalog', { key: first! });
+            expectRefused(ctx, refused, PER_KEY);
+            sent.push(refused);
+          }
+          ctx.step(`${keyLimit} allowed and 5 refused on the first key`);
+          // Refusals that counted would leave the second key fewer than the account's remainder.
+          sent.push(...(await spend(ctx, second!, Math.min(keyLimit, accountLimit - keyLimit), PER_ACCOUNT)));
+          return sent;
+        });
+      },
+    }),
+    defineCase({
+      id: 'getTokenCatalog/account-refusal-charges-no-key',
+      title: "Charges no key's count when the account's limit refuses",
+      sections: ['8.1', '8.3'],
+      needs: { driver: ['changePlan'] },
+      costs: { spends: "a Free account's catalog requests for a minute" },
+      async run(ctx) {
+        const account = await ctx.account({ plan: 'Free' });
+        const freeKey = ctx.limits.value(PER_KEY, 'Free');
+        const freeAccount = ctx.limits.value(PER_ACCOUNT, 'Free');
+        await inOneWindow(ctx, async () => {
+          const spenders = await keys(account, Math.ceil(freeAccount / freeKey));
+          const [late] = await keys(account, 1);
+          const sent: Exchange[] = [];
+          for (const key of spenders) sent.push(...(await spend(ctx, key, freeKey, PER_ACCOUNT)));
+          const refused = await ctx.call('getTokenCatalog', { key: late! });
+          expectRefused(ctx, refused, PER_ACCOUNT);
+          await account.changePlan('Plus');
+          ctx.step('the account limit refused a fresh key; the account moved to Plus within the minute');
+          // Upgrading raises the limits without resetting counts (8.1): the fresh key has its
+          // whole Plus allowance only if the refusal charged it nothing.
+          const plusKey = ctx.limits.value(PER_KEY, 'Plus');
+          sent.push(...(await spend(ctx, late!, plusKey, PER_KEY)));
+          const over = await ctx.call('getTokenCatalog', { key: late! });
+          expectRefused(ctx, over, PER_KEY);
+          return [...sent, refused, over];
+        });
+      },
+    }),
+    defineCase({
+      id: 'getTokenCatalog/window-resets-at-the-next-minute',
+      title: 'Allows requests again when the next fixed minute starts',
+      sections: ['8.1', '8.3'],
+      needs: { driver: true, manualClock: true },
+      costs: { spends: "a Free account's catalog requests for a minute" },
+      async run(ctx) {
+        const account = await ctx.account({ plan: 'Free' });
+        const [key] = await keys(account, 1);
+        const windowMs = ctx.limits.windowMs(PER_KEY);
+        await ctx.clock.toNextWindow(windowMs / 1000, 20_000);
+        await spend(ctx, key!, ctx.limits.value(PER_KEY, 'Free'), PER_KEY);
+        const refused = await ctx.call('getTokenCatalog', { key: key! });
+        expectRefused(ctx, refused, PER_KEY);
+        const now = await ctx.clock.now();
+        const untilNext = Math.ceil(((Math.floor(now / windowMs) + 1) * windowMs - now) / 1000);
+        ctx.expectEqual(Number(refused.response.headers['retry-after']), untilNext, 'Retry-After, the whole seconds until the window ends:', { sections: ['4.1', '8.3'] }, refused);
+        await ctx.clock.advance(untilNext * 1000 - 1000);
+        expectRefused(ctx, await ctx.call('getTokenCatalog', { key: key! }), PER_KEY);
+        await ctx.clock.advance(1000);
+        ctx.expectStatus(await ctx.call('getTokenCatalog', { key: key! }), 200, { pointer: ctx.limits.pointer(PER_KEY) });
+      },
+    }),
+    defineCase({
+      id: 'getTokenCatalog/window-is-fixed-not-sliding',
+      title: 'Starts a new allowance at the minute boundary, not a sliding one',
+      sections: ['8.1', '8.3'],
+      needs: { driver: true, manualClock: true },
+      costs: { spends: "a Free account's catalog requests for two minutes" },
+      async run(ctx) {
+        const account = await ctx.account({ plan: 'Free' });
+        const [key] = await keys(account, 1);
+        const windowMs = ctx.limits.windowMs(PER_KEY);
+        const limit = ctx.limits.value(PER_KEY, 'Free');
+        await ctx.clock.toNextWindow(windowMs / 1000, windowMs - 1000);
+        await spend(ctx, key!, limit, PER_KEY);
+        await ctx.clock.advance(1000);
+        ctx.step(`spent ${limit} in the last second of a window, then moved one second into the next`);
+        await spend(ctx, key!, limit, PER_KEY);
+        expectRefused(ctx, await ctx.call('getTokenCatalog', { key: key! }), PER_KEY);
+      },
+    }),
+  ];
+}
