@@ -292,6 +292,51 @@ function SpecSectionsFormat() {
   };
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a real calendar date YYYY-MM-DD (not 2027-02-30). */
+function isIsoDate(text) {
+  const match = typeof text === 'string' ? ISO_DATE.exec(text) : null;
+  if (!match) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+// The deprecation policy of openapi/README.md: a deprecated operation carries its sunset date in
+// `x-sunset` and says so, with that date, in its description; `x-sunset` means nothing without
+// `deprecated: true`. The contract gate (scripts/check-breaking.ts) enforces the notice period and
+// refuses a removal before the sunset.
+function DeprecationPolicy() {
+  return {
+    Operation: {
+      enter(operation, ctx) {
+        const name = operationName(operation, ctx);
+        const sunset = operation['x-sunset'];
+        if (operation.deprecated !== true) {
+          if (sunset !== undefined) {
+            ctx.report({ message: `${name} has \`x-sunset\` but is not \`deprecated: true\`.`, location: ctx.location.child(['x-sunset']).key() });
+          }
+          return;
+        }
+        if (!isIsoDate(sunset)) {
+          ctx.report({
+            message: `${name} is deprecated, so it needs \`x-sunset\`: the date (YYYY-MM-DD) on or after which it may be removed.`,
+            location: sunset === undefined ? ctx.location.child(['deprecated']).key() : ctx.location.child(['x-sunset']),
+          });
+          return;
+        }
+        const description = typeof operation.description === 'string' ? operation.description : '';
+        if (!/\bdeprecated\b/i.test(description) || !description.includes(sunset)) {
+          ctx.report({
+            message: `${name} is deprecated: its description needs a note that says so and names the sunset date ${sunset}.`,
+            location: ctx.location.child(['description']),
+          });
+        }
+      },
+    },
+  };
+}
+
 export default function vaultPlugin() {
   return {
     id: 'vault',
@@ -303,6 +348,7 @@ export default function vaultPlugin() {
         'extensions-documented': ExtensionsDocumented,
         'secured-operation-responses': SecuredOperationResponses,
         'spec-sections-format': SpecSectionsFormat,
+        'deprecation-policy': DeprecationPolicy,
       },
     },
   };
