@@ -360,6 +360,9 @@ export interface paths {
          *     every call answers 410 `signup_requires_approval`. File a signup request with
          *     `POST /v1/logins/requests` instead.
          *
+         *     **Deprecated**, sunset 2027-06-01 (`x-sunset`): on or after that date the operation
+         *     may be removed from this document and from the service.
+         *
          *     The answer is the same whether or not an API key is sent, and whatever the key or
          *     the body, so the operation declares no security requirement: a key, valid or not,
          *     is ignored, and no call answers 401.
