@@ -4,8 +4,11 @@ import { authCases } from './auth.js';
 import { catalogCases } from './catalog.js';
 import { catalogLimitCases } from './catalog-limits.js';
 import { recipeCases } from './recipes.js';
+import { linkCases } from './links.js';
+import { retiredCases } from './retired.js';
+import { proxyCases } from './proxy.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases()];
+  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases()];
 }

@@ -100,6 +100,7 @@ export async function runConformance(settings: Settings, out: Output): Promise<R
     secrets.add(settings.driver?.options['admin-token'], 'admin token');
     const env: RunEnvironment = {
       baseUrl: settings.baseUrl,
+      proxyOrigin: settings.proxyOrigin,
       doc,
       schemas: new Schemas(doc),
       limits,

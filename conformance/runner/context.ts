@@ -17,6 +17,8 @@ import { sleep, type Throttle } from './throttle.js';
 /** What every case of one run shares. */
 export interface RunEnvironment {
   baseUrl: string;
+  /** The proxy's HTTP origin, for the operations the document serves there; the base URL when not given. */
+  proxyOrigin?: string;
   doc: ApiDocument;
   schemas: Schemas;
   limits: Limits;
@@ -129,7 +131,7 @@ export class CaseContext {
     if (body && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
     const request = {
       method: options.method ?? op.method,
-      url: `${this.env.baseUrl}${path}${query ? `?${query}` : ''}`,
+      url: `${op.ownOrigin ? (this.env.proxyOrigin ?? this.env.baseUrl) : this.env.baseUrl}${path}${query ? `?${query}` : ''}`,
       headers,
       body,
       chunked: options.chunked,

@@ -44,6 +44,8 @@ export interface OperationInfo {
   sections: string[];
   /** JSON pointer of the operation object. */
   pointer: string;
+  /** Served from another origin than the API's (its path has `servers` of its own: the proxy's health check). */
+  ownOrigin: boolean;
   raw: Node;
 }
 
@@ -96,6 +98,7 @@ export class ApiDocument {
           limits: op['x-limits'] ?? [],
           sections: op['x-spec-sections'] ?? [],
           pointer: pointerOf('paths', path, method),
+          ownOrigin: Array.isArray(pathItem.servers) && pathItem.servers.length > 0,
           raw: op,
         });
       }

@@ -16,6 +16,7 @@ export interface OptionDef {
 
 export const OPTIONS: OptionDef[] = [
   { name: 'base-url', kind: 'string', value: 'URL', group: 'Target', help: 'The deployment to test. Without it, the local reference server of `npm start` (read from data/local.json).' },
+  { name: 'proxy-origin', kind: 'string', value: 'URL', group: 'Target', help: "The proxy's HTTP origin, for its health check (default: the base URL, as the reference server serves it)." },
   { name: 'key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key without the signup permission.' },
   { name: 'signup-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key with the signup permission.' },
   { name: 'other-account-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key of a second account.' },

@@ -8,6 +8,7 @@ import { defaultDocumentPath } from './document.js';
 /** Everything one run needs to know, from the command line, a config file and data/local.json. */
 export interface Settings {
   baseUrl: string;
+  proxyOrigin?: string;
   /** The target is the local sandbox of `npm start`, found through data/local.json. */
   local: boolean;
   keys: Partial<Record<KeyRole, string>>;
@@ -136,6 +137,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
 
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
+    proxyOrigin: str('proxyOrigin')?.replace(/\/+$/, ''),
     local,
     keys,
     driver: driverName ? { module: driverName === 'fixtures' ? 'fixtures' : resolve(cwd, driverName), options: driverOptions } : undefined,

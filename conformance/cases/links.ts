@@ -1,0 +1,228 @@
+import { defineCase, type Case } from '../runner/case.js';
+import type { CaseContext } from '../runner/context.js';
+import type { Account } from '../runner/account.js';
+
+/**
+ * Section 4.11: the account-holder links. Single use, self-expiring, the token the only
+ * credential; a link of a deleted account reads as not found. The driver stands in for the
+ * proxy that creates purchase holds, security-code prompts and challenge handoffs.
+ */
+
+const LINK_OPERATIONS = ['getPurchaseApproval', 'decidePurchaseApproval', 'getSignupApproval', 'decideSignupApproval', 'getCvvRequest', 'getChallengeRequest'];
+
+function bodyFor(operationId: string): { json?: unknown } {
+  return operationId.startsWith('decide') ? { json: { decision: 'approve' } } : {};
+}
+
+async function hold(ctx: CaseContext, account: Account, kind: string, offersDeclared: boolean): Promise<string> {
+  const token = await account.holdPurchase({ kind, offersDeclared });
+  const view = await ctx.call('getPurchaseApproval', { params: { token } });
+  ctx.expectStatus(view, 200);
+  ctx.expectEqual(view.response.json, { ...(view.response.json as object), kind, offersDeclared }, 'the hold as the account holder sees it:', {}, view);
+  return token;
+}
+
+async function decide(ctx: CaseContext, token: string, body: Record<string, unknown>) {
+  return ctx.call('decidePurchaseApproval', { params: { token }, json: body });
+}
+
+async function expectGone(ctx: CaseContext, operationId: string, token: string, why: string): Promise<void> {
+  const ex = await ctx.call(operationId, { params: { token }, ...bodyFor(operationId) });
+  ctx.expectError(ex, 'not_found', { sections: ['4.11'] });
+  ctx.step(`${operationId} reads as not found ${why}`);
+}
+
+function purchaseCases(): Case[] {
+  return [
+    defineCase({
+      id: 'decidePurchaseApproval/approve-uses-the-link',
+      title: 'Approves a held purchase once; the link then reads as not found',
+      sections: ['4.11'],
+      needs: { driver: ['holdPurchase'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await hold(ctx, account, 'over_threshold', false);
+        const ex = await decide(ctx, token, { decision: 'approve' });
+        ctx.expectStatus(ex, 200);
+        ctx.expectEqual((ex.response.json as { status: string }).status, 'approved', 'status', {}, ex);
+        await expectGone(ctx, 'getPurchaseApproval', token, 'after a decision');
+        await expectGone(ctx, 'decidePurchaseApproval', token, 'after a decision');
+      },
+    }),
+    defineCase({
+      id: 'decidePurchaseApproval/deny',
+      title: 'Denies a held purchase',
+      sections: ['4.11'],
+      needs: { driver: ['holdPurchase'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await hold(ctx, account, 'over_threshold', true);
+        const ex = await decide(ctx, token, { decision: 'deny' });
+        ctx.expectStatus(ex, 200);
+        ctx.expectEqual((ex.response.json as { status: string }).status, 'denied', 'status', {}, ex);
+        await expectGone(ctx, 'getPurchaseApproval', token, 'after a denial');
+      },
+    }),
+    defineCase({
+      id: 'decidePurchaseApproval/declared-not-offered',
+      title: 'Refuses at: declared when the hold does not offer it; stays pending',
+      sections: ['4.11', '7.1'],
+      needs: { driver: ['holdPurchase'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await hold(ctx, account, 'over_threshold', false);
+        ctx.expectError(await decide(ctx, token, { decision: 'approve', at: 'declared' }), 'declared_not_offered');
+        ctx.expectStatus(await ctx.call('getPurchaseApproval', { params: { token } }), 200, { sections: ['4.11'] });
+        const page = await decide(ctx, token, { decision: 'approve', at: 'page' });
+        ctx.expectStatus(page, 200);
+        ctx.expectEqual((page.response.json as { at?: string }).at, 'page', 'at', {}, page);
+      },
+    }),
+    defineCase({
+      id: 'decidePurchaseApproval/declared-accepted-when-offered',
+      title: 'Approves at the declared total when the hold offers it',
+      sections: ['4.11'],
+      needs: { driver: ['holdPurchase'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await hold(ctx, account, 'over_threshold', true);
+        const ex = await decide(ctx, token, { decision: 'approve', at: 'declared' });
+        ctx.expectStatus(ex, 200);
+        ctx.expectEqual(ex.response.json, { ...(ex.response.json as object), status: 'approved', at: 'declared' }, 'the decision:', {}, ex);
+      },
+    }),
+    defineCase({
+      id: 'decidePurchaseApproval/amount-mismatch-needs-declared',
+      title: 'Accepts only the declared total for an amount_mismatch hold',
+      sections: ['4.11', '7.1'],
+      needs: { driver: ['holdPurchase'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await hold(ctx, account, 'amount_mismatch', true);
+        ctx.expectError(await decide(ctx, token, { decision: 'approve' }), 'declared_required');
+        ctx.expectError(await decide(ctx, token, { decision: 'approve', at: 'page' }), 'declared_required');
+        ctx.expectStatus(await ctx.call('getPurchaseApproval', { params: { token } }), 200, { sections: ['4.11'] });
+        ctx.expectStatus(await decide(ctx, token, { decision: 'approve', at: 'declared' }), 200);
+      },
+    }),
+    defineCase({
+      id: 'decidePurchaseApproval/decision-missing',
+      title: 'Refuses a decision body without decision as bad_request',
+      sections: ['4.11', '7.1'],
+      needs: { driver: ['holdPurchase'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await hold(ctx, account, 'over_threshold', false);
+        ctx.expectError(await decide(ctx, token, { at: 'page' }), 'bad_request');
+        ctx.expectError(await decide(ctx, token, { decision: 'maybe' }), 'bad_request');
+        ctx.expectStatus(await ctx.call('getPurchaseApproval', { params: { token } }), 200, { sections: ['4.11'] });
+      },
+    }),
+    defineCase({
+      id: 'getPurchaseApproval/expires',
+      title: 'Reads as not found once its lifetime has passed',
+      sections: ['4.11', '8.5'],
+      needs: { driver: ['holdPurchase'], manualClock: true },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await hold(ctx, account, 'over_threshold', false);
+        const lifetime = ctx.limits.value('purchase-approval-lifetime') * 1000;
+        await ctx.clock.advance(lifetime - 1000);
+        ctx.expectStatus(await ctx.call('getPurchaseApproval', { params: { token } }), 200, { pointer: ctx.limits.pointer('purchase-approval-lifetime') });
+        await ctx.clock.advance(1000);
+        await expectGone(ctx, 'getPurchaseApproval', token, 'after its lifetime');
+      },
+    }),
+  ];
+}
+
+function promptCases(): Case[] {
+  const prompt = (operationId: 'getCvvRequest' | 'getChallengeRequest', method: 'promptSecurityCode' | 'handOffChallenge', lifetime: string) => [
+    defineCase({
+      id: `${operationId}/single-use`,
+      title: 'Opens once; a second read is not found',
+      sections: ['4.11'],
+      needs: { driver: [method] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = method === 'promptSecurityCode' ? await account.promptSecurityCode() : await account.handOffChallenge();
+        ctx.expectStatus(await ctx.call(operationId, { params: { token } }), 200);
+        await expectGone(ctx, operationId, token, 'on a second read');
+      },
+    }),
+    defineCase({
+      id: `${operationId}/expires`,
+      title: 'Reads as not found once its lifetime has passed',
+      sections: ['4.11', '8.5'],
+      needs: { driver: [method], manualClock: true },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = method === 'promptSecurityCode' ? await account.promptSecurityCode() : await account.handOffChallenge();
+        await ctx.clock.advance(ctx.limits.value(lifetime) * 1000);
+        await expectGone(ctx, operationId, token, 'after its lifetime');
+      },
+    }),
+  ];
+  return [...prompt('getCvvRequest', 'promptSecurityCode', 'cvv-request-lifetime'), ...prompt('getChallengeRequest', 'handOffChallenge', 'challenge-request-lifetime')];
+}
+
+function commonCases(): Case[] {
+  return [
+    ...LINK_OPERATIONS.map((operationId) =>
+      defineCase({
+        id: `${operationId}/unknown-token-not-found`,
+        title: 'Answers an unknown link token with 404 not_found, never cached',
+        sections: ['4.11'],
+        needs: {},
+        costs: {},
+        async run(ctx) {
+          const ex = await ctx.call(operationId, { params: { token: `lnk_${ctx.unique()}unknown` }, ...bodyFor(operationId) });
+          ctx.expectError(ex, 'not_found');
+          ctx.expectEqual(ex.response.headers['cache-control'], 'no-store', 'Cache-Control', {}, ex);
+        },
+      }),
+    ),
+    defineCase({
+      id: 'getPurchaseApproval/token-of-another-kind',
+      title: 'Answers 404 for a token of another kind of link',
+      sections: ['4.11'],
+      needs: { driver: ['holdPurchase', 'promptSecurityCode'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const purchase = await account.holdPurchase({ kind: 'over_threshold', offersDeclared: false });
+        const cvv = await account.promptSecurityCode();
+        await expectGone(ctx, 'getCvvRequest', purchase, 'with a purchase token');
+        await expectGone(ctx, 'getPurchaseApproval', cvv, 'with a security-code token');
+        ctx.expectStatus(await ctx.call('getPurchaseApproval', { params: { token: purchase } }), 200, { sections: ['4.11'] });
+      },
+    }),
+    defineCase({
+      id: 'getPurchaseApproval/deleted-account-not-found',
+      title: "Answers 404 for a link of a deleted account",
+      sections: ['4.11'],
+      needs: { driver: ['holdPurchase', 'deleteAccount'] },
+      costs: {},
+      async run(ctx) {
+        const account = await ctx.account();
+        const token = await account.holdPurchase({ kind: 'over_threshold', offersDeclared: false });
+        await account.delete();
+        ctx.step('the account holder deleted the account');
+        await expectGone(ctx, 'getPurchaseApproval', token, 'after the account was deleted');
+      },
+    }),
+  ];
+}
+
+export function linkCases(): Case[] {
+  return [...purchaseCases(), ...promptCases(), ...commonCases()];
+}
