@@ -1,0 +1,237 @@
+// Retries and deadlines: a read refused with rate_limited is tried again after Retry-After (or a
+// jittered backoff when the header was stripped), within bounded attempts and one deadline for the
+// whole call; writes and every other refusal are final; an AbortSignal cancels everything.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/domain/clock.js';
+import { DEFAULT_RETRY, VaultTimeoutError } from '../index.js';
+import { retryDelay, parseRetryAfter } from '../retry.js';
+import { apiError, approvedLogin, clientFor } from './support/clients.js';
+import { startSandbox, type Sandbox } from './support/sandbox.js';
+import { EMPTY_CATALOG, json, startTinyServer, type TinyServer } from './support/tiny-server.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+});
+async function sandboxWith(limitOverrides: Record<string, number>, clock?: ManualClock): Promise<Sandbox> {
+  const sandbox = await startSandbox({ config: { limitOverrides }, clock });
+  closers.push(() => sandbox.close());
+  return sandbox;
+}
+async function tiny(handler: Parameters<typeof startTinyServer>[0]): Promise<TinyServer> {
+  const server = await startTinyServer(handler);
+  closers.push(() => server.close());
+  return server;
+}
+const count = (server: { logs: Record<string, unknown>[] }, operation: string) => server.logs.filter((l) => l.operation === operation).length;
+const rateLimited = { code: 'rate_limited', error: 'Too many requests.' };
+
+// A clock that runs with real time; once set, it stands `leadMs` before a fixed one-minute window ends,
+// so the server's Retry-After is a second or two and the retry lands in the next window, as it would live.
+class RealTimeClock extends ManualClock {
+  private offset = 0;
+  override now(): number {
+    return Date.now() + this.offset;
+  }
+  standBeforeMinuteEnds(leadMs: number): void {
+    const now = Date.now();
+    this.offset = Math.ceil(now / 60_000) * 60_000 + 60_000 - leadMs - now;
+  }
+}
+
+describe('a read refused with rate_limited', () => {
+  it('when the reference server answers 429 with Retry-After, then the client waits that long and the retry succeeds', async () => {
+    const clock = new RealTimeClock();
+    const sandbox = await sandboxWith({ 'catalog-per-key': 1 }, clock);
+    const { key } = await sandbox.holder.account();
+    clock.standBeforeMinuteEnds(1_500);
+    const answers: Array<{ status: number; retryAfter: string | null; at: number }> = [];
+    const vault = clientFor(sandbox, key, {
+      fetch: async (request) => {
+        const response = await fetch(request);
+        answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), at: Date.now() });
+        return response;
+      },
+    });
+    await vault.getTokenCatalog();
+    const catalog = await vault.getTokenCatalog();
+    expect(catalog.cards).toEqual(expect.any(Array));
+    expect(answers.map((a) => a.status)).toEqual([200, 429, 200]);
+    const retryAfter = Number(answers[1]!.retryAfter);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(answers[2]!.at - answers[1]!.at).toBeGreaterThanOrEqual(retryAfter * 1000 - 20);
+    expect(count(sandbox.server, 'getTokenCatalog')).toBe(3);
+  });
+
+  it('when Retry-After was stripped, then the retries back off with jitter and the third attempt succeeds', async () => {
+    const server = await tiny((_req, res, i) => (i < 2 ? json(res, 429, rateLimited) : json(res, 200, EMPTY_CATALOG)));
+    const vault = clientFor(server, 'vk_test', { retry: { baseDelayMs: 200, maxDelayMs: 1_000 } });
+    expect(await vault.getTokenCatalog()).toEqual(EMPTY_CATALOG);
+    expect(server.seen).toHaveLength(3);
+    // Equal jitter: at least half of 200 ms, then of 400 ms.
+    expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(100 - 20);
+    expect(server.seen[2]!.at - server.seen[1]!.at).toBeGreaterThanOrEqual(200 - 20);
+  });
+
+  it('when every attempt is refused, then the client stops after the bounded retries and rejects with the refusal', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited));
+    const vault = clientFor(server, 'vk_test', { retry: { baseDelayMs: 10, maxDelayMs: 20 } });
+    const error = await apiError(vault.getTokenCatalog());
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: undefined });
+    expect(server.seen).toHaveLength(1 + DEFAULT_RETRY.maxRetries);
+  });
+
+  it('when Retry-After is longer than the time left before the deadline, then the refusal is returned at once', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited, { 'retry-after': '120' }));
+    const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 5_000 });
+    const started = Date.now();
+    const error = await apiError(vault.getTokenCatalog());
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 120 });
+    expect(server.seen).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('when retries are turned off, then the first refusal is final', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited, { 'retry-after': '1' }));
+    await apiError(clientFor(server, 'vk_test', { retry: false }).getTokenCatalog());
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('answers that are never retried', () => {
+  it('when a login write is refused with rate_limited and Retry-After, then it is not retried', async () => {
+    const sandbox = await sandboxWith({ 'login-writes-per-key': 1 });
+    const { key } = await sandbox.holder.account({ signup: true });
+    const vault = clientFor(sandbox, key);
+    await apiError(vault.setLoginUsername({ label: 'nosuchlogin', username: 'shopper.jane' }));
+    const error = await apiError(vault.setLoginUsername({ label: 'nosuchlogin', username: 'shopper.jane' }));
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', operationId: 'setLoginUsername' });
+    expect(error.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(count(sandbox.server, 'setLoginUsername')).toBe(2);
+  });
+
+  it('when five requests already await the holder, then too_many_pending is final and has no Retry-After', async () => {
+    const sandbox = await sandboxWith({});
+    const { key } = await sandbox.holder.account({ signup: true });
+    const vault = clientFor(sandbox, key);
+    for (let i = 0; i < 5; i++) await vault.fileSignupRequest({ website: `site${i}.com`, email: 'jane@example.com' });
+    const error = await apiError(vault.fileSignupRequest({ website: 'site5.com', email: 'jane@example.com' }));
+    expect(error).toMatchObject({ status: 429, code: 'too_many_pending', retryAfter: undefined });
+    expect(count(sandbox.server, 'fileSignupRequest')).toBe(6);
+  });
+
+  it('when the credential-change budget is spent, then daily_limit is final', async () => {
+    const sandbox = await sandboxWith({ 'credential-changes-per-account': 1 });
+    const { accountId, key } = await sandbox.holder.account({ signup: true });
+    const vault = clientFor(sandbox, key);
+    const { login } = await approvedLogin(sandbox, accountId, vault);
+    const error = await apiError(vault.setLoginUsername({ label: login.label, username: 'shopper.jane' }));
+    expect(error).toMatchObject({ status: 429, code: 'daily_limit', retryAfter: undefined });
+    expect(count(sandbox.server, 'setLoginUsername')).toBe(1);
+  });
+
+  it('when a read is answered 401 or 404, then it is not retried', async () => {
+    const sandbox = await sandboxWith({});
+    await apiError(clientFor(sandbox, 'vk_unknown').getTokenCatalog());
+    expect(count(sandbox.server, 'getTokenCatalog')).toBe(1);
+    const { key } = await sandbox.holder.account();
+    await apiError(clientFor(sandbox, key).getRecipeSubmission({ id: 'sub_unknown' }));
+    expect(count(sandbox.server, 'getRecipeSubmission')).toBe(1);
+  });
+
+  it('when a write is answered 429 rate_limited by an intermediary, then it is not retried either', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited, { 'retry-after': '1' }));
+    await apiError(clientFor(server, 'vk_test').submitRecipe({ key: 'example.com', kind: 'platform', status: 'partial' }));
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('the request deadline', () => {
+  it('when a retry is followed by an attempt that hangs, then the one deadline covers both and the call ends with request_timeout', async () => {
+    const server = await tiny((_req, res, i) => {
+      if (i === 0) json(res, 429, rateLimited, { 'retry-after': '1' });
+    });
+    const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 1_600 });
+    const started = Date.now();
+    const error = await vault.getTokenCatalog().catch((e: unknown) => e);
+    const elapsed = Date.now() - started;
+    expect(error).toBeInstanceOf(VaultTimeoutError);
+    expect(error).toMatchObject({ code: 'request_timeout', timeoutMs: 1_600, attempts: 2, operationId: 'getTokenCatalog' });
+    expect(server.seen).toHaveLength(2);
+    // A deadline per attempt would end after 1 s of waiting plus a full 1.6 s for the second attempt.
+    expect(elapsed).toBeGreaterThanOrEqual(1_600 - 20);
+    expect(elapsed).toBeLessThan(2_400);
+    await server.seen[1]!.closed;
+  });
+
+  it('when the answer never comes, then the call rejects with request_timeout and the connection is closed', async () => {
+    const server = await tiny(() => undefined);
+    const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 300 });
+    const error = await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'VaultTimeoutError', code: 'request_timeout', attempts: 1 });
+    await server.seen[0]!.closed;
+    expect(vault.warnings).toEqual([expect.stringContaining('VAULT_REQUEST_TIMEOUT_MS=300 is below 150000')]);
+  });
+});
+
+describe('an AbortSignal', () => {
+  it('when aborted while the client waits to retry, then the call rejects with the abort reason and no retry is sent', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited, { 'retry-after': '1' }));
+    const vault = clientFor(server, 'vk_test');
+    const controller = new AbortController();
+    const call = vault.getTokenCatalog(undefined, { signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('when aborted while the request is in flight, then the connection is closed and the reason is what the call rejects with', async () => {
+    const server = await tiny(() => undefined);
+    const vault = clientFor(server, 'vk_test');
+    const controller = new AbortController();
+    const call = vault.getTokenCatalog({ url: 'https://acme.com/' }, { signal: controller.signal });
+    while (server.seen.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const reason = new Error('the agent moved on');
+    controller.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    await server.seen[0]!.closed;
+  });
+
+  it('when already aborted, then no request is sent', async () => {
+    const server = await tiny((_req, res) => json(res, 200, EMPTY_CATALOG));
+    await expect(clientFor(server, 'vk_test').getTokenCatalog(undefined, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.seen).toHaveLength(0);
+  });
+});
+
+describe('retryDelay and parseRetryAfter', () => {
+  const policy = { maxRetries: 3, baseDelayMs: 1_000, maxDelayMs: 3_000 };
+  const refusal = { method: 'get', status: 429, code: 'rate_limited', retryAfter: undefined };
+
+  it.each([
+    ['a read refused with Retry-After 7', { ...refusal, retryAfter: 7 }, 1, 7_000],
+    ['a write', { ...refusal, method: 'post' }, 1, undefined],
+    ['too_many_pending', { ...refusal, code: 'too_many_pending' }, 1, undefined],
+    ['daily_limit', { ...refusal, code: 'daily_limit' }, 1, undefined],
+    ['a 503', { ...refusal, status: 503, code: null }, 1, undefined],
+    ['the attempt after the last retry', refusal, 4, undefined],
+  ])('when the refusal is %s, then the wait is %#', (_name, given, attempt, expected) => {
+    expect(retryDelay(given, attempt, policy, () => 0.5)).toBe(expected);
+  });
+
+  it('when Retry-After is missing, then the wait is between half the ceiling and the ceiling, which doubles up to the maximum', () => {
+    expect([1, 2, 3].map((n) => retryDelay(refusal, n, policy, () => 0))).toEqual([500, 1_000, 1_500]);
+    expect([1, 2, 3].map((n) => retryDelay(refusal, n, policy, () => 1))).toEqual([1_000, 2_000, 3_000]);
+  });
+
+  it('when Retry-After is whole seconds, an HTTP date or garbage, then it reads as seconds or not at all', () => {
+    const now = Date.UTC(2026, 0, 5, 12, 0, 0);
+    expect(parseRetryAfter('3', now)).toBe(3);
+    expect(parseRetryAfter(new Date(now + 4_500).toUTCString(), now)).toBe(4);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('-1', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
