@@ -211,7 +211,8 @@ function compareObjects(scope: SchemaScope, a: Node, ptrA: string, b: Node, ptrB
     }
     if (!ra.has(name) && rb.has(name)) emit('member-required', judge(scope.direction, 'narrower'), name, 'now required', { to: whereB });
     if (ra.has(name) && !rb.has(name)) emit('member-optional', judge(scope.direction, 'wider'), name, 'no longer required', { to: whereB });
-    if (name in pa && name in pb) compareSchema(scope, pa[name], whereA, pb[name], whereB, child(name));
+    // A member listed in `required` without a schema may hold anything: compare it as `true`.
+    if (name in pa || name in pb) compareSchema(scope, pa[name] ?? true, whereA, pb[name] ?? true, whereB, child(name));
   }
   const apA = a.additionalProperties ?? true;
   const apB = b.additionalProperties ?? true;

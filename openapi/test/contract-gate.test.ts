@@ -1,0 +1,518 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Change } from '../../scripts/contract/change.js';
+import { renderChangelog } from '../../scripts/contract/changelog.js';
+import { follow, type Node } from '../../scripts/contract/document.js';
+import { checkContract, formatReport, type GateResult } from '../../scripts/contract/gate.js';
+import { MIN_NOTICE_DAYS } from '../../scripts/contract/policy.js';
+import { recordRelease } from '../../scripts/contract/record.js';
+import { loadRelease, readRecord, recordProblems } from '../../scripts/contract/released.js';
+import { runGate } from '../../scripts/contract/run.js';
+import { parseLintReports, REDOCLY, ROOT } from '../../scripts/redocly.js';
+
+/**
+ * The contract gate (`npm run check:breaking`): known breaking changes applied one at a time to
+ * a copy of the last released document fail it, each with a message naming the change; known
+ * safe changes pass; the versioning and deprecation policy of openapi/README.md decides the rest.
+ */
+
+const RELEASED = join(ROOT, 'openapi', 'released');
+const latest = readRecord(RELEASED).at(-1)!.version;
+const released = loadRelease(RELEASED, latest);
+const TODAY = '2026-11-23';
+
+const copy = (): Node => structuredClone(released);
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The operation object with this operationId (in the copy, so it can be changed). */
+function operation(doc: Node, operationId: string): Node {
+  for (const item of Object.values<Node>(doc.paths)) {
+    for (const op of Object.values<Node>(item)) if (op?.operationId === operationId) return op;
+  }
+  throw new Error(`no operation ${operationId}`);
+}
+
+const resolve = (doc: Node, node: unknown): Node => follow(doc, node, '').node as Node;
+const requestSchema = (doc: Node, id: string) => resolve(doc, resolve(doc, operation(doc, id).requestBody).content['application/json'].schema);
+const responseSchema = (doc: Node, id: string, status: string) =>
+  resolve(doc, resolve(doc, operation(doc, id).responses[status]).content['application/json'].schema);
+/** The `allOf` member of an error response that narrows `code` to the operation's codes. */
+const codeNarrowing = (doc: Node, id: string, status: string): Node =>
+  responseSchema(doc, id, status).allOf.find((m: Node) => m.properties?.code).properties.code;
+const parameter = (doc: Node, id: string, name: string): Node =>
+  operation(doc, id).parameters.map((p: Node) => resolve(doc, p)).find((p: Node) => p.name === name);
+const bump = (doc: Node, version: string) => {
+  doc.info.version = version;
+  return doc;
+};
+
+function gate(change: (doc: Node) => void, today = TODAY): GateResult {
+  const doc = copy();
+  change(doc);
+  return checkContract(released, doc, today);
+}
+
+const report = (result: GateResult) => formatReport(result, `openapi/released/${latest}.json`);
+const summary = (changes: Change[]) => changes.map((c) => `${c.breaking ? `breaking(${c.audience})` : 'safe'} ${c.kind}: ${c.message}`);
+
+describe('the contract gate against the released document', () => {
+  it('when the released copy is compared with itself, then nothing changes and the gate passes', () => {
+    const result = checkContract(released, copy(), TODAY);
+    expect(result.changes).toEqual([]);
+    expect(result.failures).toEqual([]);
+  });
+
+  it('when the release record is read, then it is consistent and CHANGELOG.md is generated from it', () => {
+    expect(recordProblems(RELEASED)).toEqual([]);
+    expect(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8')).toBe(renderChangelog(RELEASED));
+  });
+
+  // Each: the change, the kind and audience the gate must give it, and what its message says.
+  const breaking: Array<[string, (doc: Node) => void, Change['kind'], Change['audience'], string]> = [
+    ['a removed path', (d) => delete d.paths['/v1/logins/username'], 'operation-removed', 'client', 'POST /v1/logins/username (setLoginUsername): operation removed'],
+    ['a removed operation', (d) => delete d.paths['/v1/recipes/submissions/{id}'].get, 'operation-removed', 'client', '(getRecipeSubmission): operation removed'],
+    [
+      'a removed response member',
+      (d) => {
+        const s = responseSchema(d, 'fileSignupRequest', '202');
+        delete s.properties.requestId;
+        s.required = s.required.filter((m: string) => m !== 'requestId');
+      },
+      'member-removed',
+      'client',
+      'response 202, member `requestId`: removed',
+    ],
+    ['a removed request member', (d) => delete requestSchema(d, 'fileSignupRequest').properties.username, 'member-removed', 'client', 'request body, member `username`: removed'],
+    ['a removed status', (d) => delete operation(d, 'getRecipeSubmission').responses['404'], 'response-removed', 'both', 'response 404 removed'],
+    ['a type changed', (d) => (responseSchema(d, 'fileSignupRequest', '202').properties.requestId = { type: 'integer' }), 'type-changed', 'both', 'member `requestId`: type changes from string to integer'],
+    [
+      'a new required request member',
+      (d) => {
+        const s = requestSchema(d, 'fileSignupRequest');
+        s.properties.locale = { type: 'string' };
+        s.required = [...s.required, 'locale'];
+      },
+      'member-added',
+      'client',
+      'request body, member `locale`: added, and required',
+    ],
+    [
+      'a new required parameter',
+      (d) => operation(d, 'getTokenCatalog').parameters.push({ name: 'locale', in: 'query', required: true, schema: { type: 'string' } }),
+      'parameter-added',
+      'client',
+      'parameter `locale` (query) added, and required',
+    ],
+    ['an optional parameter made required', (d) => (parameter(d, 'getTokenCatalog', 'url').required = true), 'parameter-required', 'client', 'parameter `url` (query) now required'],
+    [
+      'an enum narrowed in a request',
+      (d) => {
+        const decision = resolve(d, requestSchema(d, 'decideSignupApproval').properties.decision);
+        decision.enum = decision.enum.slice(0, -1);
+      },
+      'enum-narrowed',
+      'client',
+      'request body, member `decision`: value `deny` removed',
+    ],
+    ['an enum widened in a response', (d) => responseSchema(d, 'fileSignupRequest', '202').properties.status.enum.push('queued'), 'enum-widened', 'client', 'member `status`: value `queued` added'],
+    [
+      'a tighter constraint on a request',
+      (d) => (requestSchema(d, 'fileSignupRequest').properties.email.maxLength -= 10),
+      'constraint-tightened',
+      'client',
+      'request body, member `email`: `maxLength` changes from 254 to 244',
+    ],
+    [
+      'an error code added to an operation',
+      (d) => {
+        const code = codeNarrowing(d, 'getRecipeSubmission', '404');
+        code.enum = [code.const, 'rate_limited'];
+        delete code.const;
+      },
+      'error-code-added',
+      'client',
+      'response 404: error code `rate_limited` added',
+    ],
+    [
+      'an error code removed from an operation',
+      (d) => {
+        const code = codeNarrowing(d, 'fileSignupRequest', '400');
+        code.enum = code.enum.filter((c: string) => c !== 'invalid_policy');
+      },
+      'error-code-removed',
+      'server',
+      'response 400: error code `invalid_policy` removed',
+    ],
+    ['a header removed', (d) => delete resolve(d, operation(d, 'getTokenCatalog').responses['429']).headers['Retry-After'], 'header-removed', 'client', 'response 429 header `Retry-After` removed'],
+    ['a credential now asked for', (d) => (operation(d, 'getRecipes').security = [{ ApiKey: [] }]), 'security-changed', 'client', 'security changes from none to ApiKey'],
+    [
+      'a security scheme changed',
+      (d) => (d.components.securitySchemes.ApiKey = { type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
+      'security-scheme-changed',
+      'both',
+      'security scheme `ApiKey` changes how a credential is sent',
+    ],
+  ];
+
+  it.each(breaking)('when the document gets %s, then the gate fails with a message naming it', (_, change, kind, audience, message) => {
+    const result = gate(change);
+    const found = result.changes.find((c) => c.kind === kind && c.message.includes(message));
+    expect(found, summary(result.changes).join('\n')).toMatchObject({ breaking: true, audience });
+    expect(result.failures.length).toBeGreaterThan(0);
+    const text = report(result);
+    expect(text).toContain(message);
+    expect(text).toContain('FAIL');
+  });
+
+  const safe: Array<[string, (doc: Node) => void, Change['kind']]> = [
+    ['a new optional request member', (d) => (requestSchema(d, 'fileSignupRequest').properties.locale = { type: 'string' }), 'member-added'],
+    ['a new optional response member', (d) => (responseSchema(d, 'fileSignupRequest', '202').properties.hint = { type: 'string' }), 'member-added'],
+    [
+      'a new operation',
+      (d) => {
+        d.paths['/v1/things'] = { get: { ...structuredClone(operation(d, 'getProxyHealth')), operationId: 'getThings', summary: 'Read the things' } };
+      },
+      'operation-added',
+    ],
+    [
+      'a new example',
+      (d) => {
+        const media = resolve(d, operation(d, 'getRecipeSubmission').responses['404']).content['application/json'];
+        media.examples.another = { summary: 'Another unknown id', value: { code: 'not_found', error: 'No such submission.' } };
+      },
+      'docs-changed',
+    ],
+    ['a longer description', (d) => (operation(d, 'getTokenCatalog').description += '\nOne more sentence for integrators.\n'), 'docs-changed'],
+  ];
+
+  it.each(safe)('when the document gets %s, then the gate passes and lists it as not breaking', (_, change, kind) => {
+    const result = gate(change);
+    expect(result.failures).toEqual([]);
+    expect(summary(result.changes)).toEqual([expect.stringMatching(new RegExp(`^safe ${kind}: `))]);
+    expect(report(result)).toMatch(/^ok: 1 change\(s\) since /m);
+  });
+});
+
+describe('the versioning policy', () => {
+  const removeCode = (d: Node) => {
+    const code = codeNarrowing(d, 'fileSignupRequest', '400');
+    code.enum = code.enum.filter((c: string) => c !== 'invalid_policy');
+  };
+  const removeMember = (d: Node) => {
+    const s = responseSchema(d, 'fileSignupRequest', '202');
+    delete s.properties.requestId;
+    s.required = s.required.filter((m: string) => m !== 'requestId');
+  };
+  const moveTo = (d: Node, major: number) => {
+    d.paths = Object.fromEntries(Object.entries(d.paths).map(([path, item]) => [path.replace(/^\/v1\//, `/v${major}/`), item]));
+  };
+
+  it('when a change breaks only servers and the version stays, then the gate asks for the next minor version', () => {
+    const result = gate(removeCode);
+    expect(result.failures).toEqual([expect.stringContaining('breaking changes for servers since 1.0.0 need info.version 1.1.0 or later')]);
+  });
+
+  it('when a change breaks only servers and the minor version is bumped, then the gate passes', () => {
+    expect(gate((d) => removeCode(bump(d, '1.1.0'))).failures).toEqual([]);
+  });
+
+  it('when a change breaks clients and only the minor version is bumped, then the gate asks for 2.0.0 under /v2', () => {
+    const result = gate((d) => removeMember(bump(d, '1.1.0')));
+    expect(result.failures).toEqual([expect.stringContaining('need info.version 2.0.0 or later, with every versioned path under /v2')]);
+  });
+
+  it('when the major version is bumped but the paths still carry /v1, then the gate fails', () => {
+    const result = gate((d) => removeMember(bump(d, '2.0.0')));
+    expect(result.failures).toEqual([expect.stringContaining('info.version 2.0.0 is major 2, but')]);
+  });
+
+  it('when a change breaks clients in 2.0.0 under /v2, then the gate passes and each operation pairs with its /v1 self', () => {
+    const result = gate((d) => {
+      removeMember(bump(d, '2.0.0'));
+      moveTo(d, 2);
+    });
+    expect(result.failures).toEqual([]);
+    expect(result.changes.filter((c) => c.kind === 'operation-removed' || c.kind === 'operation-added')).toEqual([]);
+    expect(result.changes.some((c) => c.kind === 'member-removed' && c.path === '/v2/logins/requests')).toBe(true);
+  });
+
+  it('when the version goes down, then the gate fails', () => {
+    const result = checkContract(bump(copy(), '1.2.0'), copy(), TODAY);
+    expect(result.failures).toEqual([expect.stringContaining('info.version 1.0.0 is lower than the released 1.2.0')]);
+  });
+
+  it('when info.version is not MAJOR.MINOR.PATCH, then the gate fails', () => {
+    expect(gate((d) => bump(d, '1.1')).failures).toEqual([expect.stringContaining('MAJOR.MINOR.PATCH')]);
+  });
+});
+
+describe('the deprecation policy', () => {
+  const retired = operation(released, 'createLogin');
+  const sunset: string = retired['x-sunset'];
+  const removeRetired = (d: Node) => delete d.paths['/v1/logins'].post;
+
+  it('when the released document is read, then its one deprecated operation carries a sunset date and a note naming it', () => {
+    expect(retired.deprecated).toBe(true);
+    expect(sunset).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(retired.description).toMatch(new RegExp(`Deprecated.*${sunset}`, 's'));
+  });
+
+  it('when an operation that was never deprecated is removed, even in a new major version, then the gate refuses it', () => {
+    const result = gate((d) => {
+      bump(d, '2.0.0');
+      delete d.paths['/v1/recipes/submissions/{id}'];
+      d.paths = Object.fromEntries(Object.entries(d.paths).map(([path, item]) => [path.replace(/^\/v1\//, '/v2/'), item]));
+    });
+    expect(result.failures).toEqual([expect.stringContaining('`getRecipeSubmission` (GET /v1/recipes/submissions/{id}) is removed but was never deprecated')]);
+  });
+
+  it('when a deprecated operation is removed before its sunset date, then the gate refuses it and names the date', () => {
+    const result = gate((d) => removeRetired(bump(d, '1.1.0')), addDays(sunset, -1));
+    expect(result.failures).toContainEqual(expect.stringContaining(`is removed before its sunset date ${sunset}`));
+  });
+
+  it('when a deprecated operation is removed on its sunset date in a new minor version, then the gate passes', () => {
+    const result = gate((d) => removeRetired(bump(d, '1.1.0')), sunset);
+    expect(result.failures).toEqual([]);
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'operation-removed', operationId: 'createLogin' }));
+  });
+
+  it('when a deprecated operation is removed after its sunset date without a new version, then the gate asks for one', () => {
+    const result = gate(removeRetired, addDays(sunset, 1));
+    expect(result.failures).toEqual([expect.stringContaining('need info.version 1.1.0 or later')]);
+  });
+
+  const deprecate = (date: string) => (d: Node) => {
+    const op = operation(d, 'getRecipeSubmission');
+    op.deprecated = true;
+    op['x-sunset'] = date;
+    op.description += `\n**Deprecated**, sunset ${date}.\n`;
+  };
+
+  it(`when an operation is newly deprecated with its sunset less than ${MIN_NOTICE_DAYS} days away, then the gate refuses it`, () => {
+    const result = gate(deprecate(addDays(TODAY, MIN_NOTICE_DAYS - 1)));
+    expect(result.failures).toEqual([expect.stringContaining(`the sunset is ${addDays(TODAY, MIN_NOTICE_DAYS)} or later`)]);
+  });
+
+  it(`when an operation is newly deprecated with its sunset ${MIN_NOTICE_DAYS} days away, then the gate passes and lists the deprecation`, () => {
+    const result = gate(deprecate(addDays(TODAY, MIN_NOTICE_DAYS)));
+    expect(result.failures).toEqual([]);
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'operation-deprecated', breaking: false, operationId: 'getRecipeSubmission' }));
+  });
+
+  it('when a sunset date moves earlier, then the change breaks clients', () => {
+    const result = gate((d) => (operation(d, 'createLogin')['x-sunset'] = addDays(sunset, -30)));
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'sunset-changed', breaking: true, audience: 'client' }));
+    expect(result.failures.length).toBeGreaterThan(0);
+  });
+});
+
+describe('npm run check:breaking and npm run release:contract, on copies of the record', () => {
+  let dir = '';
+  const files = () => ({
+    current: join(dir, 'current.json'),
+    releasedDir: join(dir, 'released'),
+    changelog: join(dir, 'CHANGELOG.md'),
+    out: join(dir, 'diff.json'),
+    today: TODAY,
+    root: dir,
+  });
+  const writeCurrent = (doc: Node) => writeFileSync(join(dir, 'current.json'), JSON.stringify(doc));
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vault-gate-'));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when the command runs on a document with a breaking change, then it exits 1 naming it and writes diff.json', () => {
+    cpSync(RELEASED, join(dir, 'released'), { recursive: true });
+    cpSync(join(ROOT, 'CHANGELOG.md'), join(dir, 'CHANGELOG.md'));
+    const doc = copy();
+    delete resolve(doc, operation(doc, 'getTokenCatalog').responses['429']).headers['Retry-After'];
+    writeCurrent(doc);
+    const f = files();
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'scripts', 'check-breaking.ts'), '--current', f.current, '--released', f.releasedDir, '--changelog', f.changelog, '--out', f.out, '--today', TODAY],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(run.stderr).toContain('[header-removed] GET /v1/tokens (getTokenCatalog): response 429 header `Retry-After` removed');
+    const diff = JSON.parse(readFileSync(f.out, 'utf8'));
+    expect(diff).toEqual({
+      from: latest,
+      to: latest,
+      changes: [
+        {
+          operationId: 'getTokenCatalog',
+          method: 'GET',
+          path: '/v1/tokens',
+          kind: 'header-removed',
+          breaking: true,
+          audience: 'client',
+          message: 'GET /v1/tokens (getTokenCatalog): response 429 header `Retry-After` removed',
+          pointer: expect.stringMatching(/^\/components\/headers\/|^\/paths\/~1v1~1tokens\/get\/responses\/429\/headers\/Retry-After$/),
+        },
+      ],
+    });
+  });
+
+  it('when the changelog was edited by hand, then the gate fails', () => {
+    writeCurrent(copy());
+    writeFileSync(join(dir, 'CHANGELOG.md'), `${readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8')}\nA line written by hand.\n`);
+    const run = runGate(files());
+    expect(run.ok).toBe(false);
+    expect(run.report).toContain('CHANGELOG.md differs from the one generated from released');
+    cpSync(join(ROOT, 'CHANGELOG.md'), join(dir, 'CHANGELOG.md'));
+    expect(runGate(files())).toMatchObject({ ok: true });
+  });
+
+  it('when the released version is recorded again, then only --replace re-records it', () => {
+    writeCurrent(copy());
+    const again = recordRelease({ ...files(), replace: false });
+    expect(again.ok).toBe(false);
+    expect(again.report).toContain(`${latest} is already released`);
+    expect(again.report).toContain('--replace');
+    const doc = copy();
+    doc.info.description += '\nReworded before anyone read it.\n';
+    writeCurrent(doc);
+    expect(recordRelease({ ...files(), replace: true })).toMatchObject({ ok: true });
+    expect(loadRelease(join(dir, 'released'), latest).info.description).toContain('Reworded before anyone read it.');
+    expect(runGate(files())).toMatchObject({ ok: true });
+  });
+
+  it('when the bump is below what the changes need, then the release is refused', () => {
+    const doc = bump(copy(), '1.0.1');
+    requestSchema(doc, 'fileSignupRequest').properties.locale = { type: 'string' };
+    writeCurrent(doc);
+    const run = recordRelease({ ...files(), replace: false });
+    expect(run.ok).toBe(false);
+    expect(run.report).toContain('need version 1.1.0 or later (it is 1.0.1)');
+  });
+
+  it('when a new minor version is released, then the changelog gains its section, grouped by operation, above the first', () => {
+    const doc = bump(copy(), '1.1.0');
+    requestSchema(doc, 'fileSignupRequest').properties.locale = { type: 'string' };
+    deprecateForTest(doc);
+    const code = codeNarrowing(doc, 'fileSignupRequest', '400');
+    code.enum = code.enum.filter((c: string) => c !== 'invalid_policy');
+    writeCurrent(doc);
+    const run = recordRelease({ ...files(), today: '2026-12-01', replace: false });
+    expect(run.ok, run.report).toBe(true);
+    const changelog = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+    const section = changelog.slice(changelog.indexOf('## 1.1.0 (2026-12-01)'), changelog.indexOf(`## ${latest} (`));
+    expect(section).toContain(
+      [
+        '### Breaking',
+        '- `POST /v1/logins/requests` (`fileSignupRequest`)',
+        '  - for servers: response 400: error code `invalid_policy` removed',
+        '',
+        '### Deprecated',
+        '- `GET /v1/recipes/submissions/{id}` (`getRecipeSubmission`)',
+        `  - deprecated, sunset ${addDays('2026-12-01', MIN_NOTICE_DAYS)}`,
+        '',
+        '### Added',
+        '- `POST /v1/logins/requests` (`fileSignupRequest`)',
+        '  - request body, member `locale`: added (optional)',
+      ].join('\n'),
+    );
+    expect(changelog).toContain('First release of the contract');
+    expect(runGate({ ...files(), today: '2026-12-01' })).toMatchObject({ ok: true });
+  });
+
+  function deprecateForTest(doc: Node) {
+    const op = operation(doc, 'getRecipeSubmission');
+    const date = addDays('2026-12-01', MIN_NOTICE_DAYS);
+    Object.assign(op, { deprecated: true, 'x-sunset': date, description: `${op.description}\n**Deprecated**, sunset ${date}.\n` });
+  }
+});
+
+describe('the deprecation lint rule (vault/deprecation-policy)', () => {
+  const document = (operation: string) => `openapi: 3.1.0
+info: {title: Deprecation fixture, version: 1.0.0, license: {name: Apache 2.0, url: https://www.apache.org/licenses/LICENSE-2.0.html}}
+servers: [{url: https://vault.test}]
+security: []
+tags: [{name: Things, description: Things.}]
+paths:
+  /v1/things:
+    get:
+      operationId: getThings
+      summary: Read the things
+      tags: [Things]
+      x-spec-sections: ['4.1']
+${operation}
+      responses:
+        '200':
+          description: The things.
+          content:
+            application/json:
+              schema: {type: object}
+              examples:
+                things: {value: {}}
+`;
+  const cases: Array<[string, string, string[]]> = [
+    ['deprecated with a sunset and a note naming it', "      deprecated: true\n      x-sunset: '2027-06-01'\n      description: 'Deprecated, sunset 2027-06-01: use the other things.'", []],
+    ['deprecated without a sunset', "      deprecated: true\n      description: 'Deprecated.'", ['/deprecated']],
+    ['deprecated with a sunset that is not a date', "      deprecated: true\n      x-sunset: '2027-02-30'\n      description: 'Deprecated, sunset 2027-02-30.'", ['/x-sunset']],
+    ['deprecated without a note naming the sunset', "      deprecated: true\n      x-sunset: '2027-06-01'\n      description: 'Reads the things.'", ['/description']],
+    ['a sunset without deprecated', "      x-sunset: '2027-06-01'\n      description: 'Reads the things.'", ['/x-sunset']],
+  ];
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vault-deprecation-'));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(cases)('when an operation is %s, then the rule reports exactly there', (name, operationText, pointers) => {
+    const file = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
+    writeFileSync(file, document(operationText));
+    const run = spawnSync(REDOCLY, ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], { cwd: dir, encoding: 'utf8' });
+    const [lint] = parseLintReports(run.stdout);
+    if (!lint) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
+    const found = lint.problems.filter((p) => p.ruleId === 'vault/deprecation-policy').map((p) => p.location[0]!.pointer.replace('#/paths/~1v1~1things/get', ''));
+    expect(found).toEqual(pointers);
+  });
+});
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DOCS = join(ROOT, 'dist', 'docs', 'index.html');
+const haveChromium = existsSync(CHROMIUM);
+const required = process.env.CI === 'true';
+if (!haveChromium && !required) console.warn(`\n!! SKIPPING the changelog link check: no Chromium at ${CHROMIUM} (in CI, CI=true, this fails).\n`);
+
+describe.skipIf(!haveChromium && !required)('the rendered docs (dist/docs/index.html)', () => {
+  it('when the docs are opened offline, then they link to CHANGELOG.md and the link opens it', async () => {
+    if (!haveChromium) throw new Error(`Chromium is required when CI=true and is missing at ${CHROMIUM}`);
+    if (!existsSync(DOCS)) throw new Error(`${DOCS} is missing; run "npm run docs" first`);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.route((url) => !['file:', 'data:', 'blob:'].includes(url.protocol), (route) => route.fulfill({ status: 404, body: '' }));
+      await page.goto(pathToFileURL(DOCS).href, { waitUntil: 'load' });
+      const link = page.locator('a[href$="CHANGELOG.md"]').first();
+      await link.waitFor({ state: 'visible', timeout: 15_000 });
+      const href = await link.evaluate((a) => (a as HTMLAnchorElement).href);
+      expect(fileURLToPath(href)).toBe(join(ROOT, 'CHANGELOG.md'));
+      await link.click();
+      await page.waitForURL(href);
+      expect(await page.locator('body').innerText()).toMatch(/^# Changelog/);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
