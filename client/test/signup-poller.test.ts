@@ -1,0 +1,129 @@
+// waitForSignupRequest against the reference server: the account holder approves or denies through the
+// request's link, or the manual clock passes the 24 hours; the poller returns the final state.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/domain/clock.js';
+import { clientFor } from './support/clients.js';
+import { startSandbox, until, type Sandbox } from './support/sandbox.js';
+import { json, startTinyServer, type TinyServer } from './support/tiny-server.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const fast = { intervalMs: 40, maxIntervalMs: 200 };
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+const others: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  while (others.length > 0) await others.pop()!.close();
+});
+
+async function filed(target: Sandbox = sandbox) {
+  const { accountId, key } = await target.holder.account({ signup: true });
+  const polls: number[] = [];
+  const vault = clientFor(target, key, {
+    fetch: (request) => {
+      if (new URL(request.url).pathname.startsWith('/v1/logins/requests/')) polls.push(Date.now());
+      return fetch(request);
+    },
+  });
+  const request = await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com' });
+  return { accountId, vault, request, polls };
+}
+
+describe('waitForSignupRequest', () => {
+  it('when the account holder approves, then it returns approved with the login, the policy and passwordOwnerManaged false', async () => {
+    const { accountId, vault, request, polls } = await filed();
+    const waiting = vault.waitForSignupRequest(request.requestId, fast);
+    await until(async () => (polls.length >= 2 ? true : undefined));
+    await sandbox.holder.decideSignup(accountId, request.requestId, 'approve');
+    const outcome = await waiting;
+    expect(outcome.status).toBe('approved');
+    if (outcome.status !== 'approved') return;
+    expect(outcome.login).toMatchObject({ label: 'example', website: 'example.com', hasEmail: true, tokens: { password: expect.any(String) } });
+    expect(outcome.passwordPolicy).toMatchObject({ length: 24, classes: expect.arrayContaining(['lowercase', 'uppercase', 'digit']) });
+    expect(outcome.passwordOwnerManaged).toBe(false);
+  });
+
+  it('when the account holder denies, then it returns denied', async () => {
+    const { accountId, vault, request, polls } = await filed();
+    const waiting = vault.waitForSignupRequest(request.requestId, fast);
+    await until(async () => (polls.length >= 1 ? true : undefined));
+    await sandbox.holder.decideSignup(accountId, request.requestId, 'deny');
+    expect(await waiting).toEqual({ status: 'denied' });
+  });
+
+  it('when 24 hours pass on the server clock with no decision, then it returns expired', async () => {
+    const own = await startSandbox();
+    others.push(own);
+    const { vault, request, polls } = await filed(own);
+    const waiting = vault.waitForSignupRequest(request.requestId, fast);
+    await until(async () => (polls.length >= 2 ? true : undefined));
+    await own.holder.advanceClock(DAY_MS);
+    expect(await waiting).toEqual({ status: 'expired' });
+  });
+
+  it('when the account holder replaced the password before the poll, then passwordOwnerManaged is true', async () => {
+    const { accountId, vault, request } = await filed();
+    await sandbox.holder.decideSignup(accountId, request.requestId, 'approve');
+    const approved = await vault.getSignupRequest({ id: request.requestId });
+    if (approved.status !== 'approved') throw new Error(approved.status);
+    await sandbox.holder.replaceLoginPassword(accountId, approved.login.label, 'my own passphrase');
+    expect(await vault.waitForSignupRequest(request.requestId, fast)).toMatchObject({ status: 'approved', passwordOwnerManaged: true });
+  });
+
+  it('when the server keeps answering pending past expiresAt, then the last poll is at expiresAt and it returns pending', async () => {
+    // The server's clock stands still about two seconds before the request's 24 hours end, so it
+    // answers pending for as long as anyone asks; this machine's clock passes expiresAt.
+    const own = await startSandbox({ clock: new ManualClock(Date.now() - DAY_MS + 2_000) });
+    others.push(own);
+    const { vault, request, polls } = await filed(own);
+    const outcome = await vault.waitForSignupRequest(request.requestId, { intervalMs: 300, maxIntervalMs: 600 });
+    const returnedAt = Date.now();
+    expect(outcome).toEqual({ status: 'pending', expiresAt: request.expiresAt });
+    expect(returnedAt).toBeGreaterThanOrEqual(request.expiresAt);
+    expect(polls.every((at) => at <= request.expiresAt + 250)).toBe(true);
+    expect(polls.at(-1)!).toBeGreaterThanOrEqual(request.expiresAt);
+    const count = polls.length;
+    await new Promise((r) => setTimeout(r, 700));
+    expect(polls).toHaveLength(count);
+  });
+
+  it('when still pending, then the waits between polls grow', async () => {
+    const { vault, request, polls } = await filed();
+    const controller = new AbortController();
+    const waiting = vault.waitForSignupRequest(request.requestId, { intervalMs: 100, maxIntervalMs: 10_000, signal: controller.signal });
+    await until(async () => (polls.length >= 5 ? true : undefined));
+    controller.abort();
+    await waiting.catch(() => undefined);
+    const gaps = polls.slice(1, 5).map((at, i) => at - polls[i]!);
+    // Each wait is at least half of 100 ms grown by half per poll.
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual((100 * 1.5 ** i) / 2 - 20));
+    expect(gaps[3]!).toBeGreaterThan(100 / 2);
+  });
+
+  it('when the signal aborts during a wait, then it rejects with the abort reason and polls no more', async () => {
+    const { vault, request, polls } = await filed();
+    const controller = new AbortController();
+    const waiting = vault.waitForSignupRequest(request.requestId, { intervalMs: 1_000, signal: controller.signal });
+    await until(async () => (polls.length >= 1 ? true : undefined));
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(polls).toHaveLength(1);
+  });
+
+  it('when an older deployment leaves passwordOwnerManaged out, then it reads as false', async () => {
+    // The reference server always sends the member; a tiny server answers as an older deployment would.
+    const approved = {
+      status: 'approved',
+      login: { label: 'example', website: 'example.com', extraWebsites: [], hasEmail: true, hasTotp: false, tokens: { password: 'tok_password' } },
+      passwordPolicy: { length: 24, classes: ['lowercase', 'uppercase', 'digit', 'symbol'], symbolAlphabet: '!@#' },
+    };
+    const older: TinyServer = await startTinyServer((_req, res) => json(res, 200, approved));
+    others.push(older);
+    const outcome = await clientFor(older, 'vk_test').waitForSignupRequest('sreq_1');
+    expect(outcome).toEqual({ ...approved, passwordOwnerManaged: false });
+  });
+});
