@@ -7,8 +7,12 @@ import { recipeCases } from './recipes.js';
 import { linkCases } from './links.js';
 import { retiredCases } from './retired.js';
 import { proxyCases } from './proxy.js';
+import { httpLayerCases } from './http-layer.js';
+import { signupFilingCases } from './signup-filing.js';
+import { signupPollingCases } from './signup-polling.js';
+import { signupPolicyCases } from './signup-policy.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases()];
+  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...signupFilingCases(), ...signupPollingCases(), ...signupPolicyCases()];
 }

@@ -1,0 +1,214 @@
+import { defineCase, type Case } from '../runner/case.js';
+import type { CaseContext } from '../runner/context.js';
+import { pollBody, signupSetup } from './support.js';
+import { LIFETIME, fileRefused, filePending, holderView, lengthRange, seconds } from './signup-steps.js';
+
+/**
+ * Sections 4.6, 2.6 and 7.1: filing a signup request. Each refusal breaks exactly one rule of a
+ * body that is otherwise valid, and the boundary that passes is filed beside it.
+ */
+
+/** An address of exactly `length` characters: a short local part, a domain of labels of at most 60. */
+function emailOfLength(ctx: CaseContext, length: number): string {
+  const local = ctx.unique('e');
+  let rest = length - local.length - 1 - '.com'.length;
+  if (rest < 1) throw new Error(`no address of ${length} characters with local part ${local}`);
+  const labels: string[] = [];
+  while (rest > 61) {
+    labels.push('a'.repeat(60));
+    rest -= 61;
+  }
+  labels.push('b'.repeat(rest));
+  return `${local}@${labels.join('.')}.com`;
+}
+
+type Body = Record<string, unknown>;
+
+/** Sends each body (the site and email filled in when absent) and expects `code` for each. */
+async function refuseEach(ctx: CaseContext, key: string, code: string, bodies: [string, Body][]): Promise<void> {
+  for (const [why, body] of bodies) await fileRefused(ctx, key, { website: ctx.site(), email: ctx.email(), ...body }, code, why);
+}
+
+export function signupFilingCases(): Case[] {
+  return [
+    defineCase({
+      id: 'fileSignupRequest/files-a-pending-request',
+      title: 'Files a pending request that expires 24 hours after filing',
+      sections: ['4.6', '2.5', '3', '4.7', '4.11'],
+      needs: { driver: ['clock'] },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const before = await ctx.clock.now();
+        const filed = await filePending(ctx, key);
+        const after = await ctx.clock.now();
+        const lifetime = seconds(ctx, LIFETIME);
+        const where = { pointer: ctx.limits.pointer(LIFETIME), sections: ['4.6', '3', '8.4'] };
+        ctx.check(
+          filed.expiresAt >= before + lifetime && filed.expiresAt <= after + lifetime,
+          `expiresAt ${lifetime} ms after filing (between ${before + lifetime} and ${after + lifetime})`,
+          `expiresAt ${filed.expiresAt}`,
+          where,
+          filed.exchange,
+        );
+        const polled = await pollBody(ctx, key, filed.requestId);
+        ctx.expectEqual([polled.status, polled.expiresAt], ['pending', filed.expiresAt], 'the poll of a pending request [status, expiresAt]', { sections: ['4.7', '2.5'] });
+        const view = await holderView(ctx, await account.signupLink(filed.requestId));
+        ctx.expectEqual([view.status, view.website, view.email], ['pending', filed.site, filed.email], "the holder's link [status, website, email]", {
+          pointer: '#/components/schemas/SignupApproval',
+          sections: ['4.11'],
+        });
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/signup-not-enabled',
+      title: 'Refuses a key without the signup permission',
+      sections: ['4.5', '5', '7.1'],
+      needs: { keys: ['key'] },
+      costs: {},
+      async run(ctx) {
+        await fileRefused(ctx, await ctx.key('key'), { website: ctx.site(), email: ctx.email() }, 'signup_not_enabled', 'a key without the signup permission');
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/email-length-bounds',
+      title: 'Takes an email of 4 and 254 characters, not 3 or 255',
+      sections: ['4.6', '8.7', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        await refuseEach(ctx, key, 'invalid_email', [
+          ['an email of 3 characters', { email: 'a@b' }],
+          ['an email of 255 characters', { email: emailOfLength(ctx, 255) }],
+        ]);
+        await filePending(ctx, key, { email: 'a@bc' });
+        await filePending(ctx, key, { email: emailOfLength(ctx, 254) });
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/email-one-at-sign',
+      title: 'Refuses an email with two @ or none as invalid_email',
+      sections: ['4.6', '8.7', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        const local = ctx.unique('e');
+        await refuseEach(ctx, key, 'invalid_email', [
+          ['an email with two @', { email: `${local}@x@example.com` }],
+          ['an email with no @', { email: `${local}.example.com` }],
+        ]);
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/email-no-whitespace',
+      title: 'Refuses an email with whitespace as invalid_email',
+      sections: ['4.6', '8.7', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        const local = ctx.unique('e');
+        await refuseEach(ctx, key, 'invalid_email', [
+          ['an email with a space inside', { email: `${local} x@example.com` }],
+          ['an email with a leading space', { email: ` ${local}@example.com` }],
+          ['an email with a trailing tab', { email: `${local}@example.com\t` }],
+          ['an email with a line feed', { email: `${local}@example.com\n` }],
+          ['an email with a no-break space', { email: `${local}\u00a0x@example.com` }],
+        ]);
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/website-not-registrable',
+      title: 'Refuses a subdomain, a public suffix or an IP as invalid_website',
+      sections: ['4.6', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        const name = ctx.unique('rd');
+        await refuseEach(ctx, key, 'invalid_website', [
+          ['a subdomain', { website: `www.${name}.com` }],
+          ['a subdomain under a two-label suffix', { website: `shop.${name}.co.uk` }],
+          ['a bare public suffix', { website: 'com' }],
+          ['a bare two-label public suffix', { website: 'co.uk' }],
+          ['an IPv4 address', { website: '192.0.2.10' }],
+          ['an IPv6 address', { website: '[2001:db8::1]' }],
+        ]);
+        await filePending(ctx, key, { website: `${name}.co.uk` });
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/username-rules',
+      title: 'Refuses a username under 4 characters or with a control character',
+      sections: ['4.6', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        await refuseEach(ctx, key, 'invalid_username', [
+          ['a username of 3 characters', { username: 'abc' }],
+          ['a username with a BEL character', { username: 'shop\u0007per' }],
+          ['a username with a NUL character', { username: '\u0000shopper' }],
+          ['a username ending in a line feed', { username: 'shopper\n' }],
+          ['a username with a DEL character', { username: 'shop\u007fper' }],
+        ]);
+        await filePending(ctx, key, { username: 'abcd' });
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/max-length-below-minimum',
+      title: 'Refuses maxLength 11 as password_too_short and takes 12',
+      sections: ['2.6', '4.6', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        const [min] = lengthRange(ctx);
+        await refuseEach(ctx, key, 'password_too_short', [[`maxLength ${min - 1}`, { maxLength: min - 1 }]]);
+        await filePending(ctx, key, { maxLength: min });
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/invalid-policy',
+      title: 'Refuses each broken length or symbols rule as invalid_policy',
+      sections: ['2.6', '4.6', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        const [min, max] = lengthRange(ctx);
+        await refuseEach(ctx, key, 'invalid_policy', [
+          [`minLength ${max + 1}`, { minLength: max + 1 }],
+          ['minLength above maxLength', { minLength: min + 8, maxLength: min + 4 }],
+          ['a minLength that is not whole', { minLength: min + 0.5 }],
+          ['a maxLength that is not whole', { maxLength: min + 8.5 }],
+          ['symbols with none of the safe set', { symbols: 'abc%^&' }],
+          ['empty symbols', { symbols: '' }],
+        ]);
+        await filePending(ctx, key, { minLength: max });
+        await filePending(ctx, key, { minLength: min + 4, maxLength: min + 4 });
+      },
+    }),
+    defineCase({
+      id: 'fileSignupRequest/body-not-json-or-incomplete',
+      title: 'Refuses a body that is not JSON or misses a member as bad_request',
+      sections: ['4.6', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        for (const [why, body] of [
+          ['a body cut short', `{"website":"${ctx.site()}","email":`],
+          ['a body that is not JSON', 'website=example.com'],
+        ]) {
+          ctx.expectError(await ctx.call('fileSignupRequest', { key, body }), 'bad_request');
+          ctx.step(`refused ${why}`);
+        }
+        await fileRefused(ctx, key, { email: ctx.email() }, 'bad_request', 'a body without website');
+        await fileRefused(ctx, key, { website: ctx.site() }, 'bad_request', 'a body without email');
+      },
+    }),
+  ];
+}

@@ -1,0 +1,228 @@
+import type { CaseContext } from '../runner/context.js';
+import type { Account } from '../runner/account.js';
+import type { Exchange } from '../runner/exchange.js';
+import type { Node } from '../runner/document.js';
+import { password as newPassword } from '../runner/data.js';
+import { RunnerError } from '../runner/outcome.js';
+import { catalog, decideSignup, fileSignup, pollBody, signupApproved, type Filed } from './support.js';
+
+/**
+ * Steps the signup cases share beyond support.ts: the holder's view of a request, approvals that
+ * cannot complete, password-policy and no-password checks, exact-size bodies, and logins saved in
+ * bulk. Every call goes through `ctx.call`, so each response is still checked against the document.
+ */
+
+export const LIFETIME = 'signup-request-lifetime';
+export const CHANGE_WINDOW = 'login-change-window';
+export const WRITES = 'login-writes-per-key';
+export const BUDGET = 'credential-changes-per-account';
+export const PENDING = 'pending-signup-requests';
+
+export const seconds = (ctx: CaseContext, id: string): number => ctx.limits.value(id) * 1000;
+
+/** Files and expects the error `code` (its status from the document). */
+export async function fileRefused(ctx: CaseContext, key: string, json: unknown, code: string, why: string): Promise<Exchange> {
+  const ex = await ctx.call('fileSignupRequest', { key, json });
+  ctx.expectError(ex, code);
+  ctx.step(`refused ${why} with ${code}`);
+  return ex;
+}
+
+/** The holder's view of a request through its link (`getSignupApproval`), expected 200. */
+export async function holderView(ctx: CaseContext, token: string): Promise<Record<string, Node>> {
+  const ex = await ctx.call('getSignupApproval', { params: { token } });
+  ctx.expectStatus(ex, 200, { sections: ['4.11'] });
+  return ex.response.json as Record<string, Node>;
+}
+
+/** The holder's link reads as not found (used up, expired). */
+export async function expectLinkGone(ctx: CaseContext, token: string, why: string): Promise<void> {
+  const ex = await ctx.call('getSignupApproval', { params: { token } });
+  ctx.expectError(ex, 'not_found', { sections: ['4.11'] });
+  ctx.step(`the holder's link reads as not found ${why}`);
+}
+
+/**
+ * The holder approves, an approval check fails: the answer and the link show `approvalFailure`
+ * with the check's reason, the request stays pending, and the agent sees only `pending`.
+ */
+export async function approvalFails(ctx: CaseContext, account: Account, key: string, requestId: string, reason: string): Promise<string> {
+  const token = await account.signupLink(requestId);
+  const ex = await ctx.call('decideSignupApproval', { params: { token }, json: { decision: 'approve' } });
+  ctx.expectStatus(ex, 200, { sections: ['3', '4.11'] });
+  const answer = ex.response.json as Record<string, Node>;
+  const where = { pointer: '#/components/schemas/SignupApproval/properties/approvalFailure', sections: ['3', '8.4', '4.11'] };
+  ctx.expectEqual([answer.status, answer.approvalFailure], ['pending', reason], 'the approval answer [status, approvalFailure]', where, ex);
+  const view = await holderView(ctx, token);
+  ctx.expectEqual([view.status, view.approvalFailure], ['pending', reason], "the holder's link afterwards [status, approvalFailure]", where);
+  const poll = await ctx.call('getSignupRequest', { key, params: { id: requestId } });
+  ctx.expectStatus(poll, 200);
+  const polled = poll.response.json as Record<string, Node>;
+  ctx.expectEqual(polled.status, 'pending', "the agent's poll status", { sections: ['3', '4.7'] }, poll);
+  ctx.check(!poll.response.text.includes(reason), `the agent's poll not to name the failed check ${reason}`, poll.response.text, { sections: ['3', '7.2'] }, poll);
+  ctx.step(`approval of ${requestId} failed with ${reason}; the agent still sees pending`);
+  return token;
+}
+
+/** Files a pending request, approves it through the link, and returns the approved poll's login. */
+export async function approvedLogin(ctx: CaseContext, account: Account, key: string, body: Record<string, unknown> = {}) {
+  const done = await signupApproved(ctx, account, key, body);
+  return { ...done, label: done.login.label as string };
+}
+
+/** Files and expects `pending`, whatever the site. */
+export async function filePending(ctx: CaseContext, key: string, body: Record<string, unknown> = {}): Promise<Filed> {
+  const filed = await fileSignup(ctx, key, body);
+  ctx.check(filed.status === 'pending', 'status pending for a request the holder must decide', `status ${filed.status}`, { sections: ['3', '4.6'] }, filed.exchange);
+  return filed;
+}
+
+/** Files on a pre-approved site and expects the `status` given. */
+export async function fileExpecting(ctx: CaseContext, key: string, body: Record<string, unknown>, status: 'pending' | 'approved', why: string): Promise<Filed> {
+  const filed = await fileSignup(ctx, key, body);
+  ctx.check(filed.status === status, `status ${status} ${why}`, `status ${filed.status}`, { sections: ['3', '4.6', '8.4'] }, filed.exchange);
+  return filed;
+}
+
+export { decideSignup, pollBody };
+
+/** The login entry the catalog lists for a label. */
+export async function catalogEntry(ctx: CaseContext, key: string, label: string): Promise<Record<string, Node> | undefined> {
+  const body = await catalog(ctx, key);
+  return (body.logins as Record<string, Node>[]).find((l) => l.label === label);
+}
+
+/** Section 2.1: the login entry of a signup endpoint is the one the catalog lists for that label. */
+export async function expectCatalogEntry(ctx: CaseContext, key: string, login: Record<string, Node>, what: string, ex?: Exchange): Promise<void> {
+  const listed = await catalogEntry(ctx, key, login.label as string);
+  ctx.expectEqual(login, listed, `${what} to equal the catalog's entry for ${login.label}:`, { sections: ['2.1', '2.5'] }, ex);
+}
+
+/**
+ * Section 2.5: the poll never returns a password. No member named `password` anywhere but the
+ * login's password token.
+ */
+export function expectNoPassword(ctx: CaseContext, body: unknown, tokenAt: string, ex?: Exchange): void {
+  const found: string[] = [];
+  const walk = (value: unknown, path: string) => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}/${i}`));
+    else if (value && typeof value === 'object') {
+      for (const [name, v] of Object.entries(value)) {
+        const at = `${path}/${name}`;
+        if (name.toLowerCase() === 'password' && at !== tokenAt) found.push(at);
+        walk(v, at);
+      }
+    }
+  };
+  walk(body, '');
+  ctx.check(found.length === 0, `no password; the only member named password is the token at ${tokenAt}`, () => `a member at ${found.join(', ')}`, { sections: ['2.5', '4.7'] }, ex);
+}
+
+/** The safe symbol set, from the document's `PasswordPolicy.symbolAlphabet` pattern. */
+export function safeSymbols(ctx: CaseContext): string[] {
+  const pattern = ctx.doc.doc?.components?.schemas?.PasswordPolicy?.properties?.symbolAlphabet?.pattern as string | undefined;
+  const set = pattern && /^\^\[(.*)\]\+\$$/.exec(pattern)?.[1];
+  if (!set) throw new RunnerError('runner', 'the document gives no PasswordPolicy.symbolAlphabet pattern to read the safe symbol set from');
+  return [...set.replace(/\\(.)/g, '$1')];
+}
+
+export const CLASSES = ['lowercase', 'uppercase', 'digit'];
+
+export interface PolicyExpectation {
+  /** The exact length, or the inclusive range it must fall in. */
+  length: number | [number, number];
+  /** The symbols the password may use (any order), or null for none. */
+  symbols: string[] | null;
+}
+
+/** Sections 2.5 and 2.6: the `passwordPolicy` a poll or a rotation reports. */
+export function expectPolicy(ctx: CaseContext, policy: Record<string, Node> | undefined, want: PolicyExpectation, what: string, ex?: Exchange): void {
+  const where = { pointer: '#/components/schemas/PasswordPolicy', sections: ['2.6', '2.5', '8.7'] };
+  ctx.check(policy && typeof policy === 'object', `a passwordPolicy ${what}`, 'none', where, ex);
+  if (typeof want.length === 'number') ctx.expectEqual(policy.length, want.length, `passwordPolicy.length ${what}`, where, ex);
+  else {
+    const [lo, hi] = want.length;
+    ctx.check(policy.length >= lo && policy.length <= hi, `passwordPolicy.length from ${lo} to ${hi} ${what}`, `length ${policy.length}`, where, ex);
+  }
+  const classes = want.symbols ? [...CLASSES, 'symbol'] : CLASSES;
+  ctx.expectEqual([...(policy.classes as string[])].sort(), [...classes].sort(), `passwordPolicy.classes (in any order) ${what}`, where, ex);
+  if (want.symbols === null) {
+    ctx.check(!('symbolAlphabet' in policy), `no symbolAlphabet ${what}`, `symbolAlphabet ${JSON.stringify(policy.symbolAlphabet)}`, where, ex);
+  } else {
+    const got = [...new Set(String(policy.symbolAlphabet ?? ''))].sort();
+    ctx.expectEqual(got, [...new Set(want.symbols)].sort(), `the symbols of passwordPolicy.symbolAlphabet ${what}`, where, ex);
+  }
+}
+
+/** The default policy: the default length, every class, the whole safe set. */
+export function defaultPolicy(ctx: CaseContext): PolicyExpectation {
+  return { length: ctx.limits.value('generated-password-length'), symbols: safeSymbols(ctx) };
+}
+
+/** The generated password's length range (section 2.6). */
+export function lengthRange(ctx: CaseContext): [number, number] {
+  const def = ctx.limits.def('generated-password-length');
+  if (def.min === undefined || def.max === undefined) throw new RunnerError('runner', 'generated-password-length has no min and max in the document');
+  return [def.min, def.max];
+}
+
+/** A JSON body of exactly `bytes` bytes: the value, padded with whitespace before its closing brace. */
+export function paddedJson(value: Record<string, unknown>, bytes: number): Buffer {
+  const text = JSON.stringify(value);
+  const pad = bytes - Buffer.byteLength(text);
+  if (pad < 0) throw new RunnerError('runner', `the body is already ${Buffer.byteLength(text)} bytes, over ${bytes}`);
+  return Buffer.from(`${text.slice(0, -1)}${' '.repeat(pad)}}`);
+}
+
+/**
+ * Saves many logins as the account holder, a few at a time. They share one random password, one
+ * canary for all: a canary per filler login would make every later response's scan slower for no
+ * gain. Returns the labels in the order of `websites`.
+ */
+export async function saveLogins(ctx: CaseContext, account: Account, websites: string[], parallel = 16): Promise<string[]> {
+  const driver = ctx.env.driver;
+  if (!driver) throw new RunnerError('runner', 'saving logins needs the account-holder driver');
+  const secret = newPassword(ctx.random);
+  ctx.env.canaries.add(secret, 'password');
+  const labels: string[] = new Array<string>(websites.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < websites.length) {
+      const i = next++;
+      try {
+        labels[i] = (await driver.saveLogin(account.id, { website: websites[i]!, password: secret })).label;
+      } catch (e) {
+        throw new RunnerError('driver', `driver saveLogin: ${(e as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, websites.length) }, worker));
+  ctx.step(`saved ${websites.length} logins as the account holder`);
+  return labels;
+}
+
+/** Sites under distinct public suffixes, each named `name`: they share one label sequence. */
+export const SUFFIXES = [
+  'com', 'net', 'org', 'info', 'biz', 'io', 'dev', 'app', 'co.uk', 'org.uk', 'me.uk', 'us', 'ca', 'de', 'fr', 'nl', 'se', 'no', 'dk', 'fi',
+  'es', 'it', 'pt', 'pl', 'cz', 'at', 'ch', 'be', 'ie', 'eu', 'jp', 'co.jp', 'kr', 'in', 'com.au', 'net.au', 'nz', 'co.nz', 'br', 'com.br',
+  'mx', 'ar', 'cl', 'tv', 'cc', 'xyz', 'site', 'online', 'store', 'shop', 'tech', 'ai', 'gg', 'ro', 'hu', 'gr', 'sk', 'si', 'lt', 'lv',
+];
+
+/** Issues `n` keys with signup permission on an account. */
+export async function signupKeys(account: Account, n: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i++) keys.push((await account.issueKey({ signup: true })).key);
+  return keys;
+}
+
+/** Sends `count` requests, spread over `keys` so that no key sends more than `perKey`; in parallel across keys. */
+export async function acrossKeys<T>(keys: string[], count: number, perKey: number, send: (key: string, i: number) => Promise<T>): Promise<T[]> {
+  if (keys.length * perKey < count) throw new RunnerError('runner', `${keys.length} keys of ${perKey} writes cannot send ${count}`);
+  const out: T[] = new Array<T>(count);
+  await Promise.all(
+    keys.map(async (key, k) => {
+      for (let i = k * perKey; i < Math.min(count, (k + 1) * perKey); i++) out[i] = await send(key, i);
+    }),
+  );
+  return out;
+}
