@@ -83,8 +83,9 @@ export interface paths {
          *     best covering `platform` (`signup-platform`) recipe, so a hosted checkout page
          *     fills `platform` alone.
          *
-         *     This operation has no errors of its own: an unlisted query parameter is ignored
-         *     and an empty `url` gives four `null` slots.
+         *     This operation has no errors of its own: an unlisted query parameter (`url[]`
+         *     included) is ignored, any value is accepted as sent, and an empty `url` gives four
+         *     `null` slots. Only the server's HTTP layer can refuse the request (408, 431).
          */
         get: operations["getRecipes"];
         put?: never;
@@ -132,7 +133,8 @@ export interface paths {
          *     recipe's `evidence`.
          *
          *     **Limits.** Body at most 64 KB of JSON, counted while streaming; the request is cut
-         *     at the cap (413 `invalid_recipe`). A `note` longer than 2,000 characters is
+         *     at the cap (413 `invalid_recipe`), nested at most 64 levels deep. A `note` longer
+         *     than 2,000 characters is
          *     truncated, not refused. 20 submissions per account in any rolling 24 hours (a
          *     deployment setting), shared by all keys of the account; beyond it, 429
          *     `rate_limited` without `Retry-After`.
@@ -208,7 +210,8 @@ export interface paths {
          *     clears it only by deleting logins. The ceiling is checked again at approval.
          *
          *     **Limits.** Needs the key's signup permission. Body at most 4 KB of JSON (413
-         *     `bad_request`, cut while streaming). 20 login writes per key per fixed minute,
+         *     `bad_request`, cut while streaming), nested at most 64 levels deep. 20 login
+         *     writes per key per fixed minute,
          *     shared with the other two signup POST endpoints; filing counts (429 `rate_limited`
          *     with `Retry-After`). At most 5 requests per account await a decision; beyond that,
          *     429 `too_many_pending` without `Retry-After`, until a request is decided or
@@ -291,7 +294,8 @@ export interface paths {
          *     unknown label answers 404 `not_found`.
          *
          *     **Limits.** Needs the key's signup permission. Body at most 4 KB of JSON (413
-         *     `bad_request`, cut while streaming). 20 login writes per key per fixed minute,
+         *     `bad_request`, cut while streaming), nested at most 64 levels deep. 20 login
+         *     writes per key per fixed minute,
          *     shared with the other two signup POST endpoints (429 `rate_limited` with
          *     `Retry-After`). A write charges the account's credential-change budget: 25 changes
          *     per account per 24-hour window starting at the first counted change (a deployment
@@ -330,7 +334,8 @@ export interface paths {
          *     `not_rotatable`.
          *
          *     **Limits.** Needs the key's signup permission. Body at most 4 KB of JSON (413
-         *     `bad_request`, cut while streaming). 20 login writes per key per fixed minute,
+         *     `bad_request`, cut while streaming), nested at most 64 levels deep. 20 login
+         *     writes per key per fixed minute,
          *     shared with the other two signup POST endpoints (429 `rate_limited` with
          *     `Retry-After`). A rotation charges the account's credential-change budget: 25
          *     changes per account per 24-hour window starting at the first counted change (a
@@ -461,7 +466,11 @@ export interface paths {
          *
          *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
          *
-         *     **Limits.** The link lives 5 minutes from the hold.
+         *     The link is looked up before the body is read: an unknown, used or expired link
+         *     answers 404 at once, whatever body is on its way.
+         *
+         *     **Limits.** The link lives 5 minutes from the hold. Body at most 1 KB of JSON (413
+         *     `bad_request`, cut while streaming), nested at most 64 levels deep.
          */
         post: operations["decidePurchaseApproval"];
         delete?: never;
@@ -540,7 +549,11 @@ export interface paths {
          *
          *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
          *
-         *     **Limits.** The link lives as long as the request: 24 hours from filing. Approval
+         *     The link is looked up before the body is read: an unknown, used or expired link
+         *     answers 404 at once, whatever body is on its way.
+         *
+         *     **Limits.** Body at most 1 KB of JSON (413 `bad_request`, cut while streaming),
+         *     nested at most 64 levels deep. The link lives as long as the request: 24 hours from filing. Approval
          *     checks the 500-login ceiling, the 50 labels per site name, the scoped key's list of
          *     50 entries, and charges the credential-change budget of 25 per account per 24-hour
          *     window starting at the first counted change (a deployment setting); none of these
@@ -647,7 +660,8 @@ export interface paths {
          * Check the proxy's health
          * @description The proxy's health check, on its HTTP origin. It needs no API key. A healthy proxy
          *     answers 200 with a JSON object whose `ok` is `true`; other members are not
-         *     specified. The specification lists no error for it.
+         *     specified. The specification lists no error for it; the reference server's HTTP
+         *     layer can still answer 408 or 431, as on every operation.
          *
          *     The proxy itself speaks a WebSocket protocol at `{proxy_url}` that this document
          *     does not describe.
@@ -715,7 +729,11 @@ export interface components {
          */
         LoginEntry: {
             label: components["schemas"]["LoginLabel"];
-            /** @description The login's registered site, a registrable domain. A login token resolves only on this site or its extra sites. */
+            /**
+             * @description The login's registered site, a registrable domain, in its ASCII form (an
+             *     internationalised name as `xn--...`; the document's introduction, "Sites and host
+             *     names"). A login token resolves only on this site or its extra sites.
+             */
             website: string;
             /** @description Additional sign-in sites (hosts), at most 10. */
             extraWebsites: string[];
@@ -858,14 +876,21 @@ export interface components {
         /**
          * RecipeKindRules
          * @description Rules that tie a recipe's `kind` to its `key` and `platform`, shared by the recipe
-         *     body and the index entry: the key of a `signup` or `signup-platform` recipe starts
-         *     with `signup:`, and a `platform` or `signup-platform` recipe carries no `platform`
-         *     member.
+         *     body and the index entry:
+         *     - the key of a `signup` or `signup-platform` recipe is `signup:` followed by the
+         *       site or platform it covers; no other kind has a key starting with `signup:`;
+         *     - `custom` (for a `platform` recipe) and `signup:custom` (for a `signup-platform`
+         *       recipe) are reserved keys: a recipe names `custom` for a site's own checkout or
+         *       signup;
+         *     - a `merchant` recipe names a platform recipe or `custom`, never a `signup:` key; a
+         *       `signup` recipe names a `signup:` key (a signup-platform recipe) or `custom`;
+         *     - a `platform` or `signup-platform` recipe carries no `platform` member.
          */
-        RecipeKindRules: unknown & unknown;
+        RecipeKindRules: unknown & unknown & unknown & unknown & unknown & unknown & unknown;
         /**
          * RecipeKey
-         * @description A recipe's id. Keys of `signup` and `signup-platform` recipes start with `signup:`.
+         * @description A recipe's id, without spaces or control characters. Keys of `signup` and
+         *     `signup-platform` recipes start with `signup:` (see `RecipeKindRules`).
          */
         RecipeKey: string;
         /**
@@ -916,7 +941,15 @@ export interface components {
              *     recipe can still fill a platform slot when a merchant or signup recipe names it.
              */
             match?: {
-                /** @description Host names the recipe serves (`www.acme.com`). */
+                /**
+                 * @description Host names the recipe serves (`www.acme.com`): labels of letters, digits and
+                 *     hyphens joined by dots, no label starting or ending with a hyphen, an optional
+                 *     final dot; no scheme, port, path or wildcard. An internationalised name is
+                 *     compared in its ASCII form (the document's introduction, "Sites and host
+                 *     names"), so it must also convert to one: every label of the ASCII form at most
+                 *     63 characters, the whole at most 253. The pattern checks the characters; the
+                 *     conversion is the service's check.
+                 */
                 hosts: string[];
                 /** @description Path prefixes, each starting with `/`. Default (absent) is every path. */
                 paths?: string[];
@@ -1006,8 +1039,9 @@ export interface components {
         };
         /**
          * RecipeSubmissionWrapperRules
-         * @description Rule of the submission wrapper: `verificationRequested: true` needs a non-empty
-         *     `note`. A separate schema so that it can be applied through `allOf`.
+         * @description Rule of the submission wrapper: `verificationRequested: true` needs a `note` with at
+         *     least one character that is not white space. A separate schema so that it can be
+         *     applied through `allOf`.
          */
         RecipeSubmissionWrapperRules: unknown;
         /**
@@ -1041,7 +1075,8 @@ export interface components {
         RecipeSubmissionRequest: components["schemas"]["RecipeSubmissionWrapper"] | components["schemas"]["Recipe"];
         /**
          * RecipeSubmissionAccepted
-         * @description Answer of `POST /v1/recipes`; screening runs after it is sent.
+         * @description Answer of `POST /v1/recipes`; screening runs after it is sent. The specification
+         *     gives this body whole (section 4.3), so it holds nothing else.
          */
         RecipeSubmissionAccepted: {
             /** @description The submission id, for `GET /v1/recipes/submissions/{id}`. */
@@ -1086,6 +1121,12 @@ export interface components {
          *     The generated password has 12 to 64 characters (24 by default) and always at least
          *     one lowercase letter, one uppercase letter and one digit, plus one symbol unless
          *     `noSymbols` is true. The rules actually used come back as `passwordPolicy`.
+         *
+         *     A number is judged as JSON parsers commonly read it, as an IEEE 754 double: a number
+         *     too large for a double is an infinity, a whole number beyond every bound, so
+         *     `maxLength: -1e400` is below 12 (`password_too_short`), `minLength: 1e400` is above 64
+         *     (`invalid_policy`) and `maxLength: 1e400` sets no upper limit; digits beyond a
+         *     double's precision are rounded (`maxLength: 12.0000000000000001` is 12).
          */
         PasswordRules: {
             /**
@@ -1129,8 +1170,14 @@ export interface components {
          */
         SignupRequestCreate: {
             /**
-             * @description The registrable domain of the site (`acme.com`, `acme.co.uk`). The service checks
-             *     it against the Public Suffix List; anything else gives 400 `invalid_website`.
+             * @description The registrable domain of the site (`acme.com`, `acme.co.uk`), as a host name:
+             *     labels of letters, digits and hyphens joined by dots, no label starting or
+             *     ending with a hyphen (`a_b.com` is not one). An internationalised name (`exÿ.com`)
+             *     is accepted and stored, compared and returned in its ASCII form
+             *     (`xn--ex-7ka.com`), converted by the WHATWG URL host rules (UTS #46) in lower
+             *     case; a name that does not convert is not a host name. The pattern checks the
+             *     characters; the conversion and the Public Suffix List check are the service's.
+             *     Anything else gives 400 `invalid_website`.
              */
             website: string;
             /**
@@ -1153,7 +1200,8 @@ export interface components {
          * SignupRequestFiled
          * @description Answer of `POST /v1/logins/requests`. Handle both statuses: `pending` waits for the
          *     account holder (poll `GET /v1/logins/requests/{id}`); `approved` means the login
-         *     already exists and the first poll carries its tokens.
+         *     already exists and the first poll carries its tokens. The specification gives this
+         *     body whole (section 4.6), so it holds nothing else.
          */
         SignupRequestFiled: {
             /** @description The request id, for `GET /v1/logins/requests/{id}`. */
@@ -1213,7 +1261,8 @@ export interface components {
         };
         /**
          * SignupRequestDenied
-         * @description The account holder denied the request. Final.
+         * @description The account holder denied the request. Final. The body holds nothing else
+         *     (section 4.7), so any other member breaks the contract.
          */
         SignupRequestDenied: {
             /** @constant */
@@ -1221,7 +1270,9 @@ export interface components {
         };
         /**
          * SignupRequestExpired
-         * @description The request was still pending 24 hours after filing. Final; file a new request to try again.
+         * @description The request was still pending 24 hours after filing. Final; file a new request to try
+         *     again. The body holds nothing else (section 4.7), so any other member breaks the
+         *     contract.
          */
         SignupRequestExpired: {
             /** @constant */
@@ -1245,7 +1296,9 @@ export interface components {
         };
         /**
          * LoginEnvelope
-         * @description A login entry in its envelope.
+         * @description A login entry in its envelope, the answer of `POST /v1/logins/username`. The
+         *     specification gives this body whole (section 4.8), so it holds nothing else; the
+         *     login entry itself stays open (`LoginEntry`).
          */
         LoginEnvelope: {
             login: components["schemas"]["LoginEntry"];
@@ -1263,6 +1316,7 @@ export interface components {
          * RotatePasswordResult
          * @description Answer of `POST /v1/logins/password`. The tokens do not change: the login's existing
          *     password token now resolves to the new password. The password itself is never returned.
+         *     The specification gives this body whole (section 4.9), so it holds nothing else.
          */
         RotatePasswordResult: {
             login: components["schemas"]["LoginEntry"];
@@ -1429,6 +1483,41 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description The request line and headers did not arrive within 10 seconds, or the whole request
+         *     (headers and body) within 30 seconds (root `x-limits` `request-headers-timeout` and
+         *     `request-timeout`, deployment settings). Answered by the server's HTTP layer, whatever
+         *     the operation; the connection closes after it. Send the request again, faster.
+         */
+        RequestTimeout: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "bad_request";
+                };
+            };
+        };
+        /**
+         * @description The request line and headers together are over 16 KB (root `x-limits`
+         *     `request-header-size`, a deployment setting). Answered by the server's HTTP layer
+         *     before any operation is matched; the connection closes after it.
+         */
+        RequestHeadersTooLarge: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "bad_request";
+                };
+            };
+        };
         /** @description The body is over 4 KB; the request was cut at the cap without reading the rest. */
         LoginWriteTooLarge: {
             headers: {
@@ -1469,6 +1558,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     /** @constant */
                     code: "not_found";
+                };
+            };
+        };
+        /**
+         * @description The body is over 1 KB (root `x-limits` `link-decision-body`); the request was cut at
+         *     the cap without reading the rest, and nothing was decided.
+         */
+        LinkDecisionTooLarge: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "bad_request";
                 };
             };
         };
@@ -1602,6 +1707,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             /** @description The key's or the account's catalog requests of this minute are spent. */
             429: {
                 headers: {
@@ -1616,6 +1722,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getRecipes: {
@@ -1654,6 +1761,8 @@ export interface operations {
                     "application/json": components["schemas"]["RecipeIndex"] | components["schemas"]["RecipeLookup"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     submitRecipe: {
@@ -1680,8 +1789,8 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is not JSON or the recipe failed validation (`invalid_recipe`); every
-             *     problem is listed in `errors`.
+             * @description The body is not JSON text in UTF-8 (or nests deeper than 64 levels), or the
+             *     recipe failed validation (`invalid_recipe`); every problem is listed in `errors`.
              */
             400: {
                 headers: {
@@ -1697,6 +1806,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             /** @description The body is over 64 KB; the request was cut at the cap without reading the rest. */
             413: {
                 headers: {
@@ -1723,6 +1833,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getRecipeSubmission: {
@@ -1764,6 +1875,8 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     fileSignupRequest: {
@@ -1790,8 +1903,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is not JSON or misses `website` or `email` (`bad_request`); `website` is
-             *     not a registrable domain (`invalid_website`); `email` is not one address of 4 to
+             * @description The body is not JSON text in UTF-8 (or nests deeper than 64 levels) or misses
+             *     `website` or `email` (`bad_request`); `website` is not a host name that is a
+             *     registrable domain (`invalid_website`); `email` is not one address of 4 to
              *     254 characters with one `@` and no whitespace (`invalid_email`); `username` is
              *     under 4 characters or contains control characters (`invalid_username`);
              *     `maxLength` is below 12 (`password_too_short`); `minLength` is above 64 or above
@@ -1827,6 +1941,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             413: components["responses"]["LoginWriteTooLarge"];
             /**
              * @description The key's 20 login writes of this minute are spent (`rate_limited`, with
@@ -1846,6 +1961,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getSignupRequest: {
@@ -1900,6 +2016,8 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     setLoginUsername: {
@@ -1925,7 +2043,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginEnvelope"];
                 };
             };
-            /** @description The body is not JSON or misses a member (`bad_request`), or the username is under 4 characters or contains control characters (`invalid_username`). */
+            /** @description The body is not JSON text in UTF-8 (or nests deeper than 64 levels) or misses a member (`bad_request`), or the username is under 4 characters or contains control characters (`invalid_username`). */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -1953,6 +2071,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description The login already has a different username. */
             409: {
                 headers: {
@@ -1985,6 +2104,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     rotateLoginPassword: {
@@ -2011,7 +2131,8 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is not JSON or misses `label` (`bad_request`); `maxLength` is below 12
+             * @description The body is not JSON text in UTF-8 (or nests deeper than 64 levels) or misses
+             *     `label` (`bad_request`); `maxLength` is below 12
              *     (`password_too_short`); `minLength` is above 64 or above `maxLength`, a length
              *     is not a whole number, or `symbols` has none of the safe set (`invalid_policy`).
              */
@@ -2029,6 +2150,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SignupNotEnabled"];
+            408: components["responses"]["RequestTimeout"];
             /**
              * @description This key may not rotate this login: another key created it, it is older than the
              *     change window, the account holder replaced its password, or the label is unknown.
@@ -2064,6 +2186,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     createLogin: {
@@ -2073,8 +2196,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Ignored, whatever its content; the answer is 410 with a body or without one. */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
         responses: {
+            408: components["responses"]["RequestTimeout"];
             /** @description Always. Use `POST /v1/logins/requests`. */
             410: {
                 headers: {
@@ -2088,6 +2217,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getPurchaseApproval: {
@@ -2119,6 +2249,8 @@ export interface operations {
                 };
             };
             404: components["responses"]["LinkNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     decidePurchaseApproval: {
@@ -2154,8 +2286,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Nothing was decided; the purchase stays pending. The body is not JSON, not an
-             *     object, or has no valid `decision` or an `at` other than `declared` or `page`
+             * @description Nothing was decided; the purchase stays pending. The body is not JSON text in
+             *     UTF-8 (or nests deeper than 64 levels), not an object, or has no valid `decision` or an `at` other than `declared` or `page`
              *     (`bad_request`); `at: declared` on a hold that does not show `offersDeclared:
              *     true` (`declared_not_offered`); or an `amount_mismatch` hold approved at the
              *     page total (`declared_required`).
@@ -2173,6 +2305,9 @@ export interface operations {
                 };
             };
             404: components["responses"]["LinkNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["LinkDecisionTooLarge"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getSignupApproval: {
@@ -2204,6 +2339,8 @@ export interface operations {
                 };
             };
             404: components["responses"]["LinkNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     decideSignupApproval: {
@@ -2243,7 +2380,8 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is not JSON, not an object, or has no `decision` of `approve` or
+             * @description The body is not JSON text in UTF-8 (or nests deeper than 64 levels), not an
+             *     object, or has no `decision` of `approve` or
              *     `deny`. Nothing was decided; the request stays pending.
              */
             400: {
@@ -2259,6 +2397,9 @@ export interface operations {
                 };
             };
             404: components["responses"]["LinkNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["LinkDecisionTooLarge"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getCvvRequest: {
@@ -2290,6 +2431,8 @@ export interface operations {
                 };
             };
             404: components["responses"]["LinkNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getChallengeRequest: {
@@ -2321,6 +2464,8 @@ export interface operations {
                 };
             };
             404: components["responses"]["LinkNotFound"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
     getProxyHealth: {
@@ -2341,6 +2486,8 @@ export interface operations {
                     "application/json": components["schemas"]["ProxyHealth"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
 }
