@@ -2,17 +2,27 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { openDb, SchemaTooNewError, type Db } from './store/db.js';
+import { assertWritable, databaseExists, openDb, ReadOnlyDatabaseError, SchemaTooNewError, type Db } from './store/db.js';
 import { Sealer, verifyMasterKey, WrongMasterKeyError } from './store/secrets.js';
 import { ManualClock, realClock, type Clock } from './domain/clock.js';
 import { loadContract } from './contract.js';
 import { parseLimitOverrides } from './config.js';
-import { loadMasterKey } from './master-key.js';
+import { loadMasterKey, MissingMasterKeyError } from './master-key.js';
 import { createApp } from './app.js';
 import { seedDemo, type DemoAccount } from './demo.js';
 import { loadRelease, type Release } from './domain/registry.js';
+import { createHttpServer, httpSettings } from './http/server.js';
+import { jsonLog } from './http/logging.js';
 
-/** Reads settings, opens the store, listens. Every start-up failure is one line and a non-zero exit. */
+/**
+ * Reads settings, listens, then opens the store. Every start-up failure is one line and a non-zero
+ * exit. The port is bound before anything in the data directory is touched, so a start that fails
+ * on a port in use leaves no trace there.
+ */
+
+// Whatever the caller's umask, the data directory is created 0700 and the database, its WAL files,
+// the key file and local.json 0600: they hold the account holder's data.
+process.umask(0o077);
 
 interface LocalConfig extends DemoAccount {
   baseUrl: string;
@@ -32,11 +42,6 @@ const dataDir = resolve(env.VAULT_DATA_DIR ?? join(root, 'data'));
 const dbPath = env.VAULT_DB_PATH ?? join(dataDir, 'vault.db');
 const localFile = join(dataDir, 'local.json');
 const demo = args.has('--demo');
-
-if (args.has('--reset')) {
-  for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, localFile]) rmSync(f, { force: true });
-}
-mkdirSync(dataDir, { recursive: true });
 
 let contract;
 try {
@@ -60,26 +65,45 @@ try {
   fail((e as Error).message);
 }
 
-let db: Db;
-let sealer: Sealer;
-let masterKey: Buffer;
-try {
-  masterKey = loadMasterKey(env, dataDir);
-  sealer = new Sealer(masterKey);
-  const check = (d: Db) => verifyMasterKey(d, sealer);
-  db = openDb(dbPath, { beforeMigrate: check });
-  check(db);
-} catch (e) {
-  if (e instanceof SchemaTooNewError || e instanceof WrongMasterKeyError) fail(e.message);
-  fail(`cannot open the database ${dbPath}: ${(e as Error).message}`);
-}
-
 // VAULT_CLOCK=manual (from now) or manual:<ISO time>: time moves only through the fixture surface.
 const clockSetting = env.VAULT_CLOCK ?? 'real';
 const manualStart = clockSetting.startsWith('manual:') ? Date.parse(clockSetting.slice('manual:'.length)) : Date.now();
 if (clockSetting !== 'real' && !clockSetting.startsWith('manual')) fail(`VAULT_CLOCK must be "real", "manual" or "manual:<ISO time>", got "${clockSetting}"`);
 if (Number.isNaN(manualStart)) fail(`VAULT_CLOCK: cannot read the time in "${clockSetting}"`);
 const clock: Clock = clockSetting.startsWith('manual') ? new ManualClock(manualStart) : realClock;
+
+const port = Number(env.PORT ?? 8080);
+const host = env.HOST ?? '127.0.0.1';
+const server = createHttpServer(httpSettings(contract, limitOverrides), { log: jsonLog });
+await new Promise<void>((listening) => {
+  server.once('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EADDRINUSE') fail(`port ${port} on ${host} is in use; set PORT to another port`);
+    fail(`cannot listen on ${host}:${port}: ${e.message}`);
+  });
+  server.listen(port, host, listening);
+});
+
+if (args.has('--reset')) {
+  for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, localFile]) rmSync(f, { force: true });
+}
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+let db: Db;
+let sealer: Sealer;
+let masterKey: Buffer;
+try {
+  // A database that holds data was written with a key: a missing key is then an error, not a new key.
+  masterKey = loadMasterKey(env, dataDir, databaseExists(dbPath) ? dbPath : undefined);
+  sealer = new Sealer(masterKey);
+  const check = (d: Db) => verifyMasterKey(d, sealer);
+  db = openDb(dbPath, { beforeMigrate: check });
+  check(db);
+  assertWritable(db, dbPath);
+} catch (e) {
+  if (e instanceof SchemaTooNewError || e instanceof WrongMasterKeyError || e instanceof MissingMasterKeyError || e instanceof ReadOnlyDatabaseError) fail(e.message);
+  fail(`cannot open the database ${dbPath}: ${(e as Error).message}`);
+}
+
 const previous: Partial<LocalConfig> = existsSync(localFile) ? JSON.parse(readFileSync(localFile, 'utf8')) : {};
 const adminToken = env.VAULT_ADMIN_TOKEN ?? (demo ? (previous.adminToken ?? `adm_${randomBytes(18).toString('base64url')}`) : undefined);
 
@@ -96,17 +120,11 @@ const app = createApp({
   },
 });
 
-// Compile every validator before listening, so the first request is answered as fast as the rest.
+// Compile every validator before serving, so the first request is answered as fast as the rest;
+// a request that arrives meanwhile waits for it.
 await app.ready();
-
-const port = Number(env.PORT ?? 8080);
-const host = env.HOST ?? '127.0.0.1';
-const server = app.listen(port, host);
-server.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EADDRINUSE') fail(`port ${port} on ${host} is in use; set PORT to another port`);
-  fail(`cannot listen on ${host}:${port}: ${e.message}`);
-});
-server.on('listening', () => {
+server.serve(app);
+{
   const address = server.address() as AddressInfo;
   const baseUrl = `http://${host}:${address.port}`;
   const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs`, `  database: ${dbPath}`];
@@ -123,7 +141,7 @@ server.on('listening', () => {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-});
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -50,6 +50,54 @@ export function openDb(path: string, options: { beforeMigrate?: (db: Db) => void
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+export class ReadOnlyDatabaseError extends Error {}
+export class NotADatabaseError extends Error {}
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const HEADER_BYTES = 100;
+const USER_VERSION_OFFSET = 60;
+
+/**
+ * Whether a database already exists at `path`, read from its header without opening it: opening
+ * creates the WAL files, and nothing may be created before the server knows it can use the file.
+ * Throws SchemaTooNewError or NotADatabaseError for a file this server must not touch. A commit
+ * not yet checkpointed lives only in the `-wal` file, which counts as existing data too.
+ */
+export function databaseExists(path: string): boolean {
+  const size = (p: string) => (existsSync(p) ? statSync(p).size : 0);
+  const mainSize = size(path);
+  if (mainSize === 0) return size(`${path}-wal`) > 0;
+  const header = Buffer.alloc(HEADER_BYTES);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, header, 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (mainSize < HEADER_BYTES || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) throw new NotADatabaseError('file is not a database');
+  const version = header.readUInt32BE(USER_VERSION_OFFSET);
+  if (version > knownVersion()) throw new SchemaTooNewError(version, knownVersion());
+  return true;
+}
+
+/**
+ * Proves at start-up that the database can be written: a read-only file, or a directory where the
+ * WAL files cannot be created, opens and reads fine and would then fail every write. The probe
+ * rewrites one row to itself and rolls back, so it changes nothing.
+ */
+export function assertWritable(db: Db, path: string): void {
+  const rollback = new Error('rollback');
+  try {
+    db.transaction(() => {
+      db.prepare("UPDATE meta SET value = value WHERE key = 'key_check'").run();
+      throw rollback;
+    }).immediate();
+  } catch (e) {
+    if (e === rollback) return;
+    throw new ReadOnlyDatabaseError(`the database ${path} cannot be written (${(e as Error).message}); check the permissions of the file and of its directory`);
   }
 }
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { openDb, type Db } from '../store/db.js';
 import { Sealer } from '../store/secrets.js';
 import { ManualClock } from '../domain/clock.js';
@@ -10,6 +9,7 @@ import type { ServerConfig } from '../config.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey, addKeyLogin } from '../store/keys.js';
 import type { RecipeRegistry } from '../domain/recipes.js';
+import { createHttpServer, httpSettings, type HttpServer } from '../http/server.js';
 
 /** A response read whole: its JSON body (undefined when empty) and the raw text. */
 export interface Answer {
@@ -51,10 +51,12 @@ export async function startServer(
   const clock = options.clock ?? new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
   const masterKey = randomBytes(32);
   const logs: Record<string, unknown>[] = [];
-  const app = createApp({ db, clock, masterKey, contract: contract(), config: options.config, recipes: options.recipes, log: (l) => logs.push(l) });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const log = (l: Record<string, unknown>) => logs.push(l);
+  const app = createApp({ db, clock, masterKey, contract: contract(), config: options.config, recipes: options.recipes, log });
+  // The server main.ts runs: the document's timeouts and header cap, JSON answers of the HTTP layer.
+  const server: HttpServer = createHttpServer(httpSettings(contract(), options.config?.limitOverrides), { log });
+  server.serve(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     base,

@@ -1,0 +1,138 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Contract } from '../contract.js';
+import type { Log } from './logging.js';
+
+/**
+ * The HTTP server around the app: the timeouts and header cap of the document's root `x-limits`,
+ * and a JSON `{code, error}` for every answer Node's HTTP layer would otherwise give on its own
+ * (a bare 400, 408 or 431 with no body, a dropped CONNECT, a 417 for an unknown `Expect`, a bare
+ * 400 for a missing Host), so that no answer of this server is outside the document.
+ */
+
+export interface HttpSettings {
+  headerSize: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+/** The settings from the document, with a deployment's values (VAULT_LIMITS) in place of the defaults. */
+export function httpSettings(contract: Contract, overrides: Record<string, number> = {}): HttpSettings {
+  const value = (id: string) => {
+    const v = overrides[id] ?? contract.limit(id).value;
+    if (v === undefined) throw new Error(`${id} needs a value`);
+    return v;
+  };
+  return {
+    headerSize: value('request-header-size'),
+    headersTimeoutMs: value('request-headers-timeout') * 1000,
+    requestTimeoutMs: value('request-timeout') * 1000,
+    keepAliveTimeoutMs: value('keep-alive-timeout') * 1000,
+  };
+}
+
+// How often Node looks for requests past their timeouts; a timeout fires up to this much late.
+const TIMEOUT_CHECK_MS = 500;
+
+export interface HttpServer extends Server {
+  /** Starts answering with the app; requests that arrived before wait for it. */
+  serve(app: RequestListener): void;
+}
+
+export function createHttpServer(settings: HttpSettings, options: { log?: Log } = {}): HttpServer {
+  const log = options.log ?? (() => {});
+  const server = createServer({
+    maxHeaderSize: settings.headerSize,
+    headersTimeout: Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs),
+    requestTimeout: settings.requestTimeoutMs,
+    connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    // Node would answer a bare 400; the check is made below, with a JSON answer.
+    requireHostHeader: false,
+  }) as HttpServer;
+  server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+
+  // The request each connection is on, and the requests already answered: a timeout that fires
+  // while the rest of an answered request's body trickles in must not send a second answer.
+  const current = new WeakMap<Socket, IncomingMessage>();
+  const answered = new WeakSet<IncomingMessage>();
+  let app: RequestListener | undefined;
+  const waiting: [IncomingMessage, ServerResponse][] = [];
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    current.set(req.socket, req);
+    res.once('finish', () => answered.add(req));
+    // RFC 9112 section 3.2: an HTTP/1.1 request without Host is answered 400.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) return answerResponse(res, 400, 'An HTTP/1.1 request needs a Host header.');
+    if (app) app(req, res);
+    else waiting.push([req, res]);
+  });
+  server.serve = (listener) => {
+    app = listener;
+    for (const [req, res] of waiting.splice(0)) listener(req, res);
+  };
+
+  // RFC 9110 section 10.1.1 lets a server ignore an expectation it does not know; Node answers 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    log({ msg: 'refused by the HTTP layer', status: 400, reason: 'connect' });
+    answerSocket(socket, 400, 'CONNECT is not supported: this server is not a proxy.');
+  });
+
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    const req = current.get(socket);
+    const answeredAlready = inFlight?.headersSent === true || (req !== undefined && answered.has(req) && !req.complete);
+    if (err.code === 'ECONNRESET' || !socket.writable || answeredAlready) {
+      socket.destroy();
+      return;
+    }
+    const [status, message] = refusalOf(err.code, settings, inFlight !== null && inFlight !== undefined);
+    log({ msg: 'refused by the HTTP layer', status, reason: err.code });
+    answerSocket(socket, status, message);
+  });
+
+  return server;
+}
+
+function refusalOf(code: string | undefined, settings: HttpSettings, headersReceived: boolean): [number, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, `The request headers are larger than ${settings.headerSize} bytes.`];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return headersReceived
+      ? [408, `The request did not arrive within ${settings.requestTimeoutMs / 1000} seconds.`]
+      : [408, `The request headers did not arrive within ${settings.headersTimeoutMs / 1000} seconds.`];
+  }
+  if (code === 'HPE_INVALID_METHOD') return [400, 'The request method is not one this server knows.'];
+  return [400, 'The request is not valid HTTP/1.1.'];
+}
+
+function body(message: string): string {
+  return JSON.stringify({ code: 'bad_request', error: message });
+}
+
+/** An answer written on the socket itself (no request object exists), then the connection ends. */
+function answerSocket(socket: Socket, status: number, message: string): void {
+  const text = body(message);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+      'Cache-Control: no-store\r\n' +
+      'Connection: close\r\n\r\n' +
+      text,
+  );
+  // The server's sockets stay readable after end(); a client still sending must not keep this one.
+  socket.destroySoon();
+}
+
+function answerResponse(res: ServerResponse, status: number, message: string): void {
+  const text = body(message);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+  });
+  res.end(text);
+}
