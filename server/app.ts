@@ -14,11 +14,11 @@ import { readJsonBody } from './http/body.js';
 import { perMinuteLimits } from './http/rate-limits.js';
 import { errorHandler } from './http/errors.js';
 import { requestLog, jsonLog, type Log } from './http/logging.js';
-import type { Handlers, Services } from './http/handlers.js';
+import type { BodyGates, Handlers, Services } from './http/handlers.js';
 import { tokenHandlers } from './http/tokens.js';
 import { recipeHandlers } from './http/recipes.js';
 import { signupHandlers } from './http/signup.js';
-import { linkHandlers } from './http/links.js';
+import { linkBodyGates, linkHandlers } from './http/links.js';
 import { noStore } from './http/cache-control.js';
 import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRoute } from './http/docs.js';
@@ -42,12 +42,14 @@ export interface AppOptions {
 }
 
 const handlers: Handlers = { ...tokenHandlers, ...recipeHandlers, ...signupHandlers, ...linkHandlers };
+const bodyGates: BodyGates = { ...linkBodyGates };
 
 /**
  * The reference server. Order matters: the operation is matched once; the validator's response
  * hook is installed before anything can answer, so errors are checked against the document too;
- * then authentication, per-minute limits, the capped body, request validation, the handler, and
- * one error handler that speaks the specification's `{code, error}`.
+ * then authentication, per-minute limits, the checks that need no body (an unknown link), the
+ * capped body, request validation, the handler, and one error handler that speaks the
+ * specification's `{code, error}`.
  */
 export function createApp(options: AppOptions) {
   const config: ServerConfig = { ...defaultConfig, ...options.config };
@@ -88,7 +90,11 @@ export function createApp(options: AppOptions) {
   app.use(init!, ...metadata!, ...responses!);
   app.use(authenticate(options.db));
   app.use(perMinuteLimits(limiter));
-  app.use(readJsonBody());
+  app.use((req, _res, next) => {
+    bodyGates[context(req).operation!.operationId]?.(req, services);
+    next();
+  });
+  app.use(readJsonBody({ nesting: contract.limit('body-nesting-depth') }));
   app.use(...requests!);
   app.use(async (req, res, next) => {
     const op = context(req).operation!;

@@ -13,8 +13,8 @@ export type JsonObject = Record<string, any>;
 
 export interface LimitDef {
   id: string;
-  kind: 'rate' | 'ceiling' | 'lifetime' | 'body' | 'truncation' | 'range';
-  scope: 'key' | 'account' | 'site' | 'login' | 'request';
+  kind: 'rate' | 'ceiling' | 'lifetime' | 'body' | 'truncation' | 'range' | 'depth' | 'size' | 'timeout';
+  scope: 'key' | 'account' | 'site' | 'login' | 'request' | 'connection';
   value?: number;
   plan?: string;
   window?: { type: 'fixed' | 'rolling' | 'anchored'; seconds: number };
@@ -37,6 +37,9 @@ export interface Operation {
   secured: boolean;
   requiresSignupPermission: boolean;
   limits: LimitDef[];
+  /** The operation takes a JSON body (an `application/json` request body): the only bodies the server reads. */
+  readsJson: boolean;
+  /** The cap of that body; every operation that reads one has it (checked when the document is read). */
   bodyLimit?: LimitDef;
   removedKeyPrefix?: string;
   validationErrorCode: string;
@@ -112,6 +115,10 @@ export function buildContract(doc: JsonObject): Contract {
       if (!op) continue;
       const security = (op.security ?? rootSecurity) as JsonObject[];
       const opLimits = ((op['x-limits'] ?? []) as string[]).map(limit);
+      const readsJson = resolve(op.requestBody)?.content?.['application/json'] !== undefined;
+      const bodyLimit = opLimits.find((l) => l.kind === 'body');
+      // A body without a documented cap would be read without one; the document must say it.
+      if (readsJson && bodyLimit?.value === undefined) throw new Error(`${op.operationId} takes a JSON body but its x-limits name no body cap`);
       const forbidden = resolve(op.responses?.['403']);
       const codes403 = forbidden ? errorCodesOf(resolve, forbidden) : [];
       const operation: Operation = {
@@ -123,7 +130,8 @@ export function buildContract(doc: JsonObject): Contract {
         // The document says which operations need the permission: those that can answer 403 signup_not_enabled.
         requiresSignupPermission: codes403.includes('signup_not_enabled'),
         limits: opLimits,
-        bodyLimit: opLimits.find((l) => l.kind === 'body'),
+        readsJson,
+        bodyLimit,
         removedKeyPrefix: op['x-removed-key-prefix'],
         validationErrorCode: op['x-validation-error-code'] ?? 'bad_request',
         noStore: Object.values((op.responses ?? {}) as JsonObject).every(

@@ -25,7 +25,7 @@ function notFound(): ApiError {
 }
 
 /** The live link of this kind, or not found. */
-function liveLink(deps: SignupDeps, token: string, kind: LinkKind): LinkRow {
+export function liveLink(deps: SignupDeps, token: string, kind: LinkKind): LinkRow {
   const link = findLink(deps.db, token);
   if (!link || link.kind !== kind || link.status !== 'pending' || deps.clock.now() >= link.expires_at) throw notFound();
   return link;

@@ -49,7 +49,11 @@ export interface PasswordPolicy {
 
 export const RULE_FIELDS = ['minLength', 'maxLength', 'noSymbols', 'symbols', 'noRepeats'] as const;
 
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// A number is judged as JSON.parse reads it, an IEEE 754 double (PasswordRules in the document):
+// `1e400` reads as Infinity, a whole number beyond every bound, never a value to ignore. NaN
+// cannot come from JSON.
+const isNumber = (v: unknown): v is number => typeof v === 'number' && !Number.isNaN(v);
+const isWhole = (n: number) => Number.isInteger(n) || !Number.isFinite(n);
 
 /** Reads the rule fields of a body into the rules the generator follows, or throws the specification's 400. */
 export function readPasswordRules(body: Record<string, unknown>, range: PasswordLength): PasswordRules {
@@ -60,13 +64,13 @@ export function readPasswordRules(body: Record<string, unknown>, range: Password
   const noRepeats = typeof body.noRepeats === 'boolean' ? body.noRepeats : false;
 
   if (maxLength !== undefined) {
-    if (!Number.isInteger(maxLength)) throw policyError('maxLength must be a whole number.');
+    if (!isWhole(maxLength)) throw policyError('maxLength must be a whole number.');
     if (maxLength < range.min) {
       throw new ApiError(400, 'password_too_short', `maxLength is below ${range.min}; a generated password has at least ${range.min} characters.`);
     }
   }
   if (minLength !== undefined) {
-    if (!Number.isInteger(minLength)) throw policyError('minLength must be a whole number.');
+    if (!isWhole(minLength)) throw policyError('minLength must be a whole number.');
     if (minLength > range.max) throw policyError(`minLength is above ${range.max}, the longest generated password.`);
     if (maxLength !== undefined && minLength > maxLength) throw policyError('minLength is above maxLength.');
   }

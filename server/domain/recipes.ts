@@ -172,9 +172,7 @@ export class RecipeRegistry {
   submit(key: Submitter, body: unknown, limiter: Limiter): { id: string; status: 'pending' } {
     const { db, clock, contract } = this.deps;
     const submission = readSubmission(contract, body);
-    if (submission.problems.length > 0) {
-      throw new ApiError(400, 'invalid_recipe', 'The recipe failed validation.', { errors: submission.problems });
-    }
+    if (submission.problems.length > 0) throw invalidRecipe(submission.problems);
     const { recipe, note, verificationRequested } = submission;
     const id = db
       .transaction(() => {
@@ -268,6 +266,12 @@ function readSubmission(
   return { recipe, note, verificationRequested: wrapped && b.verificationRequested === true, problems };
 }
 
+/** 400 `invalid_recipe`: every problem in `errors`, and the same problems as one sentence in `error`. */
+export function invalidRecipe(problems: Problem[]): ApiError {
+  const listed = problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ');
+  return new ApiError(400, 'invalid_recipe', `The recipe failed validation: ${listed}.`, { errors: problems });
+}
+
 /**
  * Every problem of a submission body, as `errors` of a 400 `invalid_recipe` lists them: the
  * document's schema problems of the form the body is read as, then the server's own checks
@@ -290,12 +294,11 @@ function formOf(contract: Contract, body: unknown): { wrapped: boolean; problems
   const wrapped = asWrapper.length === 0 || (asRecipe.length > 0 && 'recipe' in b);
   const problems = wrapped ? asWrapper : asRecipe;
   const recipe = wrapped ? b.recipe : body;
-  if (isObject(recipe)) problems.push(...recipeProblems(recipe as Recipe, wrapped ? '/recipe' : ''));
-  if (wrapped && b.verificationRequested === true && !(typeof b.note === 'string' && b.note.trim() !== '')) {
-    // One problem for the claim's note, however the schema put it (missing, empty, blank).
-    const others = problems.filter((p) => p.path !== '/note' && !(p.path === '' && p.message.includes('note')));
-    return { wrapped, problems: [...others, { path: '/note', message: 'verificationRequested needs a non-empty note' }] };
-  }
+  // The server's own check, where the schema has not already found a problem at the same place.
+  const seen = new Set(problems.map((p) => p.path));
+  if (isObject(recipe)) problems.push(...recipeProblems(recipe as Recipe, wrapped ? '/recipe' : '').filter((p) => !seen.has(p.path)));
+  // A claim's note that is missing, empty or blank fails three rules of the schema, each with the
+  // document's one message for it at /note: listed once.
   return { wrapped, problems: dedupeProblems(problems) };
 }
 

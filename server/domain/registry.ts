@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Contract } from '../contract.js';
 import type { components } from '../../client/generated/schema.js';
+import { hostName } from './sites.js';
 
 /**
  * The registry release: the versioned file of recipes shipped in server/registry/, loaded once at
@@ -114,57 +115,26 @@ export function platformKindFor(kind: RecipeKind): RecipeKind {
 }
 
 /**
- * The server's own checks of a recipe, beyond the document's `Recipe` schema: a `signup:` key on
- * a non-signup kind, a platform of the wrong family, host names. Members of the wrong type are
- * the schema's to report, so each check looks only at members of the type it expects.
+ * The server's own check of a recipe, beyond the document's schemas: the one rule JSON Schema
+ * cannot express. Every other rule (keys, kinds, platforms, the characters of a host) is in the
+ * document (`Recipe`, `RecipeKindRules`), so generated clients and outside validators know it.
+ * It runs on a recipe the schema accepted, and reports in the document's words.
  */
 export function recipeProblems(recipe: Recipe, at = ''): Problem[] {
   const problems: Problem[] = [];
-  const add = (path: string, message: string) => problems.push({ path: `${at}${path}`, message });
-  const { key, kind, platform } = recipe as { key?: unknown; kind?: unknown; platform?: unknown };
-  const signupKind = kind === 'signup' || kind === 'signup-platform';
-  if (typeof key === 'string') {
-    if (/[\s\p{Cc}]/u.test(key)) add('/key', 'must not contain spaces or control characters');
-    if ((kind === 'merchant' || kind === 'platform') && key.startsWith(SIGNUP_PREFIX)) {
-      add('/key', `only signup and signup-platform recipes have keys starting with "${SIGNUP_PREFIX}"`);
+  // The pattern checks the characters of a match host; whether it converts to an ASCII host name
+  // (every label at most 63 characters, a valid `xn--` label) needs the conversion itself.
+  (recipe.match?.hosts ?? []).forEach((host, i) => {
+    if (typeof host === 'string' && normalizeHost(host) === null) {
+      problems.push({ path: `${at}/match/hosts/${i}`, message: 'must be a host name whose ASCII form has labels of at most 63 characters and at most 253 in all' });
     }
-    if (signupKind && key === SIGNUP_PREFIX) add('/key', `must name the site or platform after "${SIGNUP_PREFIX}"`);
-    if ((kind === 'platform' && key === CUSTOM_PLATFORM) || (kind === 'signup-platform' && key === SIGNUP_PREFIX + CUSTOM_PLATFORM)) {
-      add('/key', `"${key}" is reserved: a recipe names "${CUSTOM_PLATFORM}" for a site's own checkout or signup`);
-    }
-  }
-  if (typeof platform === 'string' && platform !== CUSTOM_PLATFORM) {
-    if (kind === 'merchant' && platform.startsWith(SIGNUP_PREFIX)) {
-      add('/platform', `a merchant recipe names a platform recipe or "${CUSTOM_PLATFORM}", not a signup-platform recipe`);
-    }
-    if (kind === 'signup' && !platform.startsWith(SIGNUP_PREFIX)) {
-      add('/platform', `a signup recipe names a signup-platform recipe ("${SIGNUP_PREFIX}...") or "${CUSTOM_PLATFORM}"`);
-    }
-  }
-  const hosts = (recipe.match as { hosts?: unknown } | undefined)?.hosts;
-  if (Array.isArray(hosts)) {
-    hosts.forEach((host, i) => {
-      if (typeof host === 'string' && host !== '' && normalizeHost(host) === null) {
-        add(`/match/hosts/${i}`, 'must be a host name such as www.acme.com (no scheme, port, path or wildcard)');
-      }
-    });
-  }
+  });
   return problems;
 }
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** A host name in the form pages are compared in (lower case, punycode, no trailing dot), or null. */
+/** A host in the form pages are compared in (sites.ts hostName; a final dot dropped), or null. */
 export function normalizeHost(value: string): string | null {
-  if (value === '' || /[^\p{L}\p{N}.-]/u.test(value)) return null;
-  let host: string;
-  try {
-    host = new URL(`https://${value}/`).hostname;
-  } catch {
-    return null;
-  }
-  host = host.replace(/\.$/, '');
-  return host.length <= 253 && host.split('.').every((label) => LABEL.test(label)) ? host : null;
+  return hostName(value.replace(/\.$/, ''));
 }
 
 type Validate = (value: unknown, at?: string) => Problem[];
@@ -194,20 +164,25 @@ const ajvs = new WeakMap<Contract, Ajv2020>();
 function ajvFor(contract: Contract) {
   let ajv = ajvs.get(contract);
   if (!ajv) {
-    // Not strict: the document's schemas carry `x-` members and OpenAPI's `example`.
-    ajv = new Ajv2020({ strict: false, allErrors: true });
+    // Not strict: the document's schemas carry `x-` members and OpenAPI's `example`. Verbose, so an
+    // error carries the schema it failed, and with it the document's `x-error-message`.
+    ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true });
     ajv.addSchema({ $id: DOC_ID, components: contract.doc.components }, DOC_ID);
     ajvs.set(contract, ajv);
   }
   return ajv;
 }
 
-/** Ajv's errors as problems, without the summary entries (`if`, `anyOf`) that repeat a deeper one. */
+/**
+ * Ajv's errors as problems, without the summary entries (`if`, `anyOf`) that repeat a deeper one,
+ * in the document's words where it has them (`x-error-message` on the failing schema).
+ */
 function toProblems(errors: ErrorObject[], at: string): Problem[] {
   const problems: Problem[] = [];
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
     let path = `${at}${e.instancePath}`;
+    const documented = (e.parentSchema as { 'x-error-message'?: unknown } | undefined)?.['x-error-message'];
     let message = e.message ?? 'is not valid';
     if (e.keyword === 'required') {
       path = `${path}/${escapePointer((e.params as { missingProperty: string }).missingProperty)}`;
@@ -215,6 +190,7 @@ function toProblems(errors: ErrorObject[], at: string): Problem[] {
     }
     if (e.keyword === 'enum') message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
     if (e.keyword === 'false schema') message = 'must not be present';
+    if (typeof documented === 'string') message = documented;
     problems.push({ path, message });
   }
   return dedupeProblems(problems);

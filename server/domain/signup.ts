@@ -24,7 +24,7 @@ import { ApiError } from './errors.js';
 import { allocateLabel } from './labels.js';
 import { generatePassword } from './passwords.js';
 import { passwordLength, policyOf, readPasswordRules, type PasswordPolicy, type PasswordRules } from './password-policy.js';
-import { isRegistrableDomain, siteLabel } from './sites.js';
+import { registrableWebsite, siteLabel } from './sites.js';
 import { loginEntry, type LoginEntry } from './catalog.js';
 
 /**
@@ -75,9 +75,10 @@ export function effectiveStatus(row: requests.SignupRequestRow, now: number): Si
 
 /** POST /v1/logins/requests. The body has passed the document's validation (email, username). */
 export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
-  const website = body.website as string;
-  if (typeof website !== 'string' || !isRegistrableDomain(website)) {
-    throw new ApiError(400, 'invalid_website', 'website must be the registrable domain of the site, for example "example.com" or "example.co.uk".');
+  // Stored, compared (pre-approvals, labels, the catalog) and returned in its normal form.
+  const website = typeof body.website === 'string' ? registrableWebsite(body.website) : null;
+  if (website === null) {
+    throw new ApiError(400, 'invalid_website', 'website must be the registrable domain of the site as a host name, for example "example.com" or "example.co.uk".');
   }
   const rules = readPasswordRules(body, passwordLength(deps.contract));
   const email = body.email as string;
@@ -94,7 +95,7 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
     const requestId = requests.insertSignupRequest(db, sealer, {
       accountId: key.account_id,
       keyId: key.id,
-      website: website.toLowerCase(),
+      website,
       email,
       username,
       rules: JSON.stringify(rules),

@@ -1,8 +1,14 @@
+import { domainToASCII } from 'node:url';
 import { parse } from 'tldts';
 
 /**
  * Site rules on the Public Suffix List (through tldts). A page belongs to a site when their
  * registrable domains are equal; a site's name is its registrable domain without the suffix.
+ *
+ * Every host is first put in its one normal form (the document's "Sites and host names"): the
+ * ASCII form the WHATWG URL host rules give (UTS #46, what browsers send, `exÿ.com` becomes
+ * `xn--ex-7ka.com`), lower case, labels of letters, digits and hyphens. That form is what is
+ * stored, compared and returned, and what tldts and the Public Suffix List are asked about.
  */
 
 export interface PageSite {
@@ -11,19 +17,36 @@ export interface PageSite {
   siteName: string;
 }
 
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const MAX_HOST = 253;
+
+/**
+ * A host name in its normal form, or null when it is not one: not convertible to ASCII (an
+ * invalid `xn--` label, a space), or with a label that is not letters, digits and hyphens in its
+ * ASCII form (`a_b.com`: the URL rules allow `_`, host names do not), or too long. No final dot.
+ */
+export function hostName(value: string): string | null {
+  if (value === '' || value.length > 4 * MAX_HOST) return null;
+  const ascii = domainToASCII(value);
+  return ascii !== '' && ascii.length <= MAX_HOST && ascii.split('.').every((label) => LABEL.test(label)) ? ascii : null;
+}
+
 /** Parses a page given as a URL or a bare host. Returns null when it names no registrable domain. */
 export function parsePage(value: string): PageSite | null {
   const trimmed = value.trim();
   if (trimmed === '' || /\s/.test(trimmed)) return null;
-  let host: string;
+  let urlHost: string;
   try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).hostname;
+    urlHost = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).hostname;
   } catch {
     return null;
   }
+  // A page may be written as a fully qualified name (`acme.com.`); the site is the same.
+  const host = hostName(urlHost.replace(/\.$/, ''));
+  if (!host) return null;
   const info = parse(host, { allowPrivateDomains: true });
   if (!info.domain || !info.domainWithoutSuffix || info.isIp) return null;
-  return { host: info.hostname ?? host, domain: info.domain, siteName: info.domainWithoutSuffix };
+  return { host, domain: info.domain, siteName: info.domainWithoutSuffix };
 }
 
 /** The registrable domain of a site as stored (a domain or a host), or null. */
@@ -31,11 +54,15 @@ export function registrableDomain(site: string): string | null {
   return parsePage(site)?.domain ?? null;
 }
 
-/** True when `value` is itself a registrable domain (not a subdomain, not a bare suffix, not an IP). */
-export function isRegistrableDomain(value: string): boolean {
-  if (value !== value.toLowerCase() && value.toLowerCase() !== value) return false;
-  const info = parse(value, { allowPrivateDomains: true });
-  return !info.isIp && info.domain !== null && info.domain === value.toLowerCase() && info.hostname === value.toLowerCase();
+/**
+ * A website as the signup endpoints take it: a host name that is itself a registrable domain (not
+ * a subdomain, a bare suffix, an IP address or a URL), returned in its normal form; otherwise null.
+ */
+export function registrableWebsite(value: string): string | null {
+  const host = hostName(value);
+  if (!host) return null;
+  const info = parse(host, { allowPrivateDomains: true });
+  return !info.isIp && info.domain === host ? host : null;
 }
 
 /** The label a site's logins share: its name, lowercase letters and digits only, at most 32 characters. */

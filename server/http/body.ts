@@ -1,22 +1,39 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import type { LimitDef } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
 import { context } from './context.js';
 
-/** Bodies of operations without a documented cap; generous, but never unbounded. */
-const DEFAULT_CAP = 64 * 1024;
+/** The rules every JSON body follows, whatever the operation (the document's "Request bodies"). */
+export interface BodyRules {
+  /** The root `x-limits` `body-nesting-depth`. */
+  nesting: LimitDef;
+}
+
+// fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD (which would store
+// text the client never sent). ignoreBOM keeps a byte order mark in the text, so JSON.parse
+// refuses it as it always has.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// Half of a surrogate pair on its own (`"\ud800"` is valid JSON escaping): not a character,
+// and stored as UTF-8 it would silently become U+FFFD.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
- * Reads a JSON body, counting bytes as they arrive and cutting the request at the operation's cap
- * (sections 4.3, 4.5) without reading the rest. Then parses it and removes member names with the
- * operation's `x-removed-key-prefix`, at every depth, before anything else sees the body.
+ * Reads the JSON body of an operation that takes one, counting bytes as they arrive and cutting
+ * the request at the operation's cap (sections 4.3, 4.5) without reading the rest. Then checks,
+ * in this order and before anything walks the value: UTF-8, the nesting depth (on the raw bytes,
+ * so no recursive walk ever meets a deeper body), JSON, and well-formed strings; and removes member
+ * names with the operation's `x-removed-key-prefix`, at every depth. A body sent to an operation
+ * that takes none is never read.
  */
-export function readJsonBody(): RequestHandler {
-  return (req, res, next) => {
+export function readJsonBody(rules: BodyRules): RequestHandler {
+  const maxDepth = rules.nesting.value;
+  if (maxDepth === undefined) throw new Error('body-nesting-depth needs a value');
+  return (req, _res, next) => {
     const op = context(req).operation;
-    if (!op || !hasBody(req.headers)) return next();
-    const cap = op.bodyLimit?.value ?? DEFAULT_CAP;
+    if (!op?.readsJson || !hasBody(req.headers)) return next();
+    const cap = op.bodyLimit!.value!;
     const tooLarge = () =>
-      new ApiError(op.bodyLimit?.status ?? 413, op.bodyLimit?.code ?? 'bad_request', `The request body is larger than ${cap} bytes.`, {
+      new ApiError(op.bodyLimit!.status ?? 413, op.bodyLimit!.code ?? 'bad_request', `The request body is larger than ${cap} bytes.`, {
         headers: { Connection: 'close' },
       });
     const declared = Number(req.headers['content-length']);
@@ -31,7 +48,7 @@ export function readJsonBody(): RequestHandler {
       req.off('data', onData).off('end', onEnd).off('error', onError);
       if (err) return refuse(req, next, err);
       try {
-        req.body = parse(Buffer.concat(chunks, size), op.removedKeyPrefix, op.validationErrorCode);
+        req.body = parse(Buffer.concat(chunks, size), maxDepth, op.removedKeyPrefix, op.validationErrorCode);
         next();
       } catch (e) {
         next(e);
@@ -48,25 +65,66 @@ export function readJsonBody(): RequestHandler {
   };
 }
 
-function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+/** Whether the request declares a body (a length above zero, or chunked framing). */
+export function hasBody(headers: Request['headers']): boolean {
   return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
 
 /** Stops reading: the rest of the body is never consumed, and the connection closes after the answer. */
-function refuse(req: Parameters<RequestHandler>[0], next: Parameters<RequestHandler>[2], err: unknown) {
+function refuse(req: Request, next: Parameters<RequestHandler>[2], err: unknown) {
   req.pause();
   req.unpipe?.();
   next(err);
 }
 
-function parse(raw: Buffer, removedPrefix: string | undefined, code: string): unknown {
+function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined, code: string): unknown {
+  const refuse = (message: string) =>
+    new ApiError(400, code, message, code === 'invalid_recipe' ? { errors: [{ path: '', message: asProblem(message) }] } : {});
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw refuse('The request body is not valid UTF-8.');
+  }
+  if (deeperThan(raw, maxDepth)) throw refuse(`The request body nests arrays and objects deeper than ${maxDepth} levels.`);
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
-    throw new ApiError(400, code, 'The request body is not valid JSON.', code === 'invalid_recipe' ? { errors: [{ path: '', message: 'not valid JSON' }] } : {});
+    throw refuse('The request body is not valid JSON.');
   }
+  if (!wellFormed(value)) throw refuse('The request body has a string with half of a surrogate pair, which is not a character.');
   return removedPrefix ? strip(value, removedPrefix) : value;
+}
+
+/**
+ * Whether arrays and objects nest deeper than `max` in JSON text, read from the bytes (a brace or
+ * bracket byte inside a string is skipped; UTF-8 never puts an ASCII byte inside another character).
+ * Text that is not JSON may be miscounted, but JSON.parse refuses it with the same status.
+ */
+function deeperThan(raw: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const byte = raw[i];
+    if (inString) {
+      if (byte === 0x5c) i++;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > max) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
+// The walks below recurse at most the nesting bound deep: the body was measured first.
+
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value === null || typeof value !== 'object') return true;
+  return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v));
 }
 
 function strip(value: unknown, prefix: string): unknown {
@@ -78,4 +136,9 @@ function strip(value: unknown, prefix: string): unknown {
     if (!k.startsWith(prefix)) Object.defineProperty(out, k, { value: strip(v, prefix), enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/** A sentence about the body as a problem of `errors` (`is not valid JSON`), whose path names the body. */
+function asProblem(sentence: string): string {
+  return sentence.replace(/^The request body /, '').replace(/\.$/, '');
 }

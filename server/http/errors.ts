@@ -1,10 +1,11 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Contract } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
-import { submissionProblems } from '../domain/recipes.js';
+import { invalidRecipe, submissionProblems } from '../domain/recipes.js';
 import { context } from './context.js';
+import { hasBody } from './body.js';
 import { loggedPath, type Log } from './logging.js';
-import { codeForProblems, type ValidatorProblem } from './validation-codes.js';
+import { describeProblems, type ValidatorProblem } from './validation-codes.js';
 
 interface ValidatorError {
   status: number;
@@ -33,15 +34,15 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
       for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
       if (err.status === 404 || !op) return send(res, 404, { code: 'not_found', error: `No endpoint at ${req.path}.` });
       if (err.status === 405) return send(res, 405, { code: 'bad_request', error: err.message });
+      if (err.status === 415) return send(res, 400, { code: op.validationErrorCode, error: 'Send the body as JSON, with Content-Type: application/json.' });
       const problems = err.errors ?? [];
-      const code = codeForProblems(contract, op, problems);
-      const message = problems.map((p) => p.message).join('; ') || err.message;
+      const { code, message } = describeProblems(contract, op, problems);
       if (code === 'invalid_recipe') {
         // `errors` lists the problems of the form the body was meant as (recipe or wrapper) and the
         // registry's own checks, as an accepted-looking body would get them, not the raw anyOf noise.
         const listed = submissionProblems(contract, req.body);
-        const errors = listed.length > 0 ? listed : problems.map((p) => ({ path: bodyPointer(p.path), message: p.message }));
-        return send(res, 400, { code, error: errors.map((p) => `${p.path || '/'}: ${p.message}`).join('; '), errors });
+        const refusal = invalidRecipe(listed.length > 0 ? listed : problems.map((p) => ({ path: bodyPointer(p.path), message: p.message })));
+        return send(res, 400, { code, error: refusal.message, errors: refusal.extra.errors });
       }
       return send(res, 400, { code, error: message });
     }
@@ -55,6 +56,9 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
 
 function send(res: Response, status: number, body: Record<string, unknown>) {
   if (res.headersSent) return res.end();
+  // Refused before its body was read (an unknown link, a missing key, a body over the cap): the
+  // connection closes after the answer, so a slow or unwanted body holds nothing.
+  if (hasBody(res.req.headers) && !res.req.complete) res.setHeader('Connection', 'close');
   // Response validation is for what handlers return; an error body is built here from the document's codes.
   res.status(status).type('application/json').end(JSON.stringify(body));
 }

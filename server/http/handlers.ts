@@ -23,3 +23,9 @@ export type Handler = (req: Request, res: Response, services: Services) => void 
 
 /** operationId → handler: the operationId joins the document, the handler and the client call. */
 export type Handlers = Record<string, Handler>;
+
+/**
+ * operationId → a check that runs before the body is read and throws the answer when the request
+ * cannot succeed whatever its body (an unknown account-holder link), so no body is waited for.
+ */
+export type BodyGates = Record<string, (req: Request, services: Services) => void>;

@@ -1,8 +1,9 @@
-import type { Handlers } from './handlers.js';
+import type { BodyGates, Handlers } from './handlers.js';
 import { context } from './context.js';
 import {
   decidePurchaseApproval,
   decideSignupApproval,
+  liveLink,
   openPrompt,
   readPurchaseApproval,
   readSignupApproval,
@@ -39,5 +40,19 @@ export const linkHandlers: Handlers = {
 
   getProxyHealth(_req, res) {
     res.status(200).json({ ok: true });
+  },
+};
+
+/**
+ * A decision's link is looked up before its body is read: the token is the only credential, so
+ * without this a stranger's slow body to any token would hold a connection until the request
+ * timeout. The handler looks the link up again inside its transaction.
+ */
+export const linkBodyGates: BodyGates = {
+  decidePurchaseApproval(req, services) {
+    liveLink(services, context(req).params.token!, 'purchase');
+  },
+  decideSignupApproval(req, services) {
+    liveLink(services, context(req).params.token!, 'signup');
   },
 };
