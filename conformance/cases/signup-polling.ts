@@ -1,4 +1,5 @@
 import { defineCase, type Case } from '../runner/case.js';
+import type { Node } from '../runner/document.js';
 import { decideSignup, fileSignup, pollBody, signupSetup } from './support.js';
 import {
   LIFETIME,
@@ -38,10 +39,10 @@ export function signupPollingCases(): Case[] {
         ctx.expectEqual((decided.response.json as { status: string }).status, 'approved', "the holder's answer status", { sections: ['3', '4.11'] }, decided);
         const ex = await ctx.call('getSignupRequest', { key, params: { id: filed.requestId } });
         ctx.expectStatus(ex, 200);
-        const polled = ex.response.json as Record<string, Record<string, unknown>>;
+        const polled = ex.response.json as Record<string, Node>;
         ctx.expectEqual(polled.status, 'approved', 'status', { sections: ['3', '4.7'] }, ex);
         expectNoPassword(ctx, polled, TOKEN_AT, ex);
-        const login = polled.login!;
+        const login = polled.login as Record<string, Node>;
         ctx.expectEqual([login.website, login.hasEmail], [filed.site, true], 'the login [website, hasEmail] as filed', { sections: ['2.1', '4.6'] }, ex);
         expectPolicy(ctx, polled.passwordPolicy, defaultPolicy(ctx), 'without password rule fields', ex);
         ctx.check(polled.passwordOwnerManaged !== true, 'passwordOwnerManaged false or absent', `passwordOwnerManaged ${polled.passwordOwnerManaged}`, { sections: ['2.5', '9'] }, ex);

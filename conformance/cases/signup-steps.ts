@@ -136,7 +136,7 @@ export interface PolicyExpectation {
 }
 
 /** Sections 2.5 and 2.6: the `passwordPolicy` a poll or a rotation reports. */
-export function expectPolicy(ctx: CaseContext, policy: Record<string, Node> | undefined, want: PolicyExpectation, what: string, ex?: Exchange): void {
+export function expectPolicy(ctx: CaseContext, policy: Node, want: PolicyExpectation, what: string, ex?: Exchange): void {
   const where = { pointer: '#/components/schemas/PasswordPolicy', sections: ['2.6', '2.5', '8.7'] };
   ctx.check(policy && typeof policy === 'object', `a passwordPolicy ${what}`, 'none', where, ex);
   if (typeof want.length === 'number') ctx.expectEqual(policy.length, want.length, `passwordPolicy.length ${what}`, where, ex);
