@@ -8,11 +8,13 @@ import { linkCases } from './links.js';
 import { retiredCases } from './retired.js';
 import { proxyCases } from './proxy.js';
 import { httpLayerCases } from './http-layer.js';
+import { bodyCases } from './bodies.js';
 import { signupFilingCases } from './signup-filing.js';
 import { signupPollingCases } from './signup-polling.js';
 import { signupPolicyCases } from './signup-policy.js';
+import { signupPreapprovalCases } from './signup-preapproval.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...signupFilingCases(), ...signupPollingCases(), ...signupPolicyCases()];
+  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases()];
 }

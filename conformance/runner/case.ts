@@ -25,6 +25,8 @@ export interface CaseCosts {
   spends?: string;
   /** Data it creates that the runner cannot remove, in words. */
   createsData?: string;
+  /** A real-clock wait it sits out (a server timeout), in words. */
+  waits?: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export function operationOf(c: Pick<Case, 'id'>): string {
   return c.id.slice(0, c.id.indexOf('/'));
 }
 
+/** The case costs a deployment something: it runs only with --spend. */
 export function spendsOrCreates(c: Case): boolean {
-  return c.costs.spends !== undefined || c.costs.createsData !== undefined;
+  return c.costs.spends !== undefined || c.costs.createsData !== undefined || c.costs.waits !== undefined;
 }

@@ -9,7 +9,7 @@ import { spendsOrCreates } from './case.js';
 import { Account, DriverCalls } from './account.js';
 import { checkResponse } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
-import { send } from './http.js';
+import { send, sendRaw } from './http.js';
 import { CaseFailure, NotRun, RunnerError, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
@@ -156,6 +156,25 @@ export class CaseContext {
       }
       return ex;
     }
+  }
+
+  /**
+   * Writes `head` (and `body`) raw on a new connection for an operation and checks the answer like
+   * any other: for what a client library will not send. `head` is everything before the body.
+   */
+  async raw(operationId: string, head: string, body?: Buffer): Promise<Exchange> {
+    const op = this.doc.operation(operationId);
+    const origin = op.ownOrigin ? (this.env.proxyOrigin ?? this.env.baseUrl) : this.env.baseUrl;
+    const bytes = Buffer.concat([Buffer.from(head, 'latin1'), body ?? Buffer.alloc(0)]);
+    const response = await sendRaw(origin, bytes, this.env.timeoutMs + 45_000);
+    const [method = 'GET', target = '/'] = head.split(' ');
+    const request = { method, url: `${origin}${target}`, headers: { '(raw)': `${head.length} bytes of request head${head.endsWith('\r\n\r\n') ? '' : ', unfinished'}` }, body };
+    const ex: Exchange = { operationId, request, response };
+    this.exchanges.push(ex);
+    this.env.onExchange?.(ex);
+    const failure = checkResponse(this.doc, this.env.schemas, this.env.canaries, ex);
+    if (failure) throw failure;
+    return ex;
   }
 
   /** The (operation, status, code) triples this case received. */

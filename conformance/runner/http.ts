@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { connect as netConnect } from 'node:net';
 import { RunnerError } from './outcome.js';
 
 /**
@@ -96,5 +97,57 @@ export function send(request: HttpRequest, timeoutMs: number): Promise<HttpRespo
     } else {
       req.end(request.body);
     }
+  });
+}
+
+/**
+ * Writes raw bytes on a new connection and reads the answer until the server closes it: for what
+ * an HTTP client library will not send (a head that never ends, an oversized head). The answer is
+ * parsed enough for the checks: status line, headers, and the body by Content-Length.
+ */
+export function sendRaw(origin: string, raw: Buffer, timeoutMs: number): Promise<HttpResponse> {
+  const url = new URL(origin);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const socket = netConnect({ host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) });
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = (err?: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) return reject(err);
+      const all = Buffer.concat(chunks);
+      const split = all.indexOf('\r\n\r\n');
+      if (split < 0) return reject(new RunnerError('network', `the connection closed without an HTTP answer (${all.length} bytes)`));
+      const [statusLine, ...headerLines] = all.subarray(0, split).toString('latin1').split('\r\n');
+      const m = /^HTTP\/1\.[01] (\d{3}) ?(.*)$/.exec(statusLine ?? '');
+      if (!m) return reject(new RunnerError('network', `not an HTTP answer: ${JSON.stringify(statusLine)}`));
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const i = line.indexOf(':');
+        if (i > 0) {
+          const name = line.slice(0, i).trim().toLowerCase();
+          headers[name] = headers[name] ? `${headers[name]}, ${line.slice(i + 1).trim()}` : line.slice(i + 1).trim();
+        }
+      }
+      const length = Number(headers['content-length'] ?? NaN);
+      const body = all.subarray(split + 4, Number.isFinite(length) ? split + 4 + length : undefined);
+      const text = body.toString('utf8');
+      const out: HttpResponse = { status: Number(m[1]), statusText: m[2] ?? '', headers, body, text, durationMs: performance.now() - started };
+      try {
+        if (text !== '') out.json = JSON.parse(text);
+      } catch {
+        // Not JSON: the checks say so.
+      }
+      resolve(out);
+    };
+    const timer = setTimeout(() => finish(new RunnerError('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs);
+    socket.on('connect', () => socket.write(raw));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => finish());
+    socket.on('close', () => finish());
+    socket.on('error', (e: NodeJS.ErrnoException) => (chunks.length > 0 ? finish() : finish(new RunnerError('network', `raw request failed: ${e.code ?? e.message}`))));
   });
 }

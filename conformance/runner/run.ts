@@ -31,7 +31,9 @@ export function notRunReason(c: Case, env: RunEnvironment, spend: boolean): stri
     if (!env.driver && !env.keys[role]) return `needs ${KEY_OPTION[role]} or the account-holder driver`;
   }
   if (!spend && spendsOrCreates(c)) {
-    return c.costs.spends ? `spends ${c.costs.spends}; run with --spend` : `creates data the runner cannot remove (${c.costs.createsData}); run with --spend`;
+    if (c.costs.spends) return `spends ${c.costs.spends}; run with --spend`;
+    if (c.costs.createsData) return `creates data the runner cannot remove (${c.costs.createsData}); run with --spend`;
+    return `waits ${c.costs.waits}; run with --spend`;
   }
   return undefined;
 }

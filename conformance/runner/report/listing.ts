@@ -9,13 +9,13 @@ export function listing(cases: Case[], spend: boolean): string {
       c.needs.driver ? (c.needs.driver === true ? 'driver' : `driver (${c.needs.driver.join(', ')})`) : '',
       c.needs.manualClock ? 'manual clock' : '',
     ].filter(Boolean);
-    const costs = [c.costs.spends ? `spends ${c.costs.spends}` : '', c.costs.createsData ? `creates ${c.costs.createsData}` : ''].filter(Boolean);
+    const costs = [c.costs.spends ? `spends ${c.costs.spends}` : '', c.costs.createsData ? `creates ${c.costs.createsData}` : '', c.costs.waits ? `waits ${c.costs.waits}` : ''].filter(Boolean);
     lines.push(`${c.id}  [${c.level}] §${c.sections.join(', §')}`);
     lines.push(`    ${c.title}`);
     if (needs.length) lines.push(`    needs: ${needs.join('; ')}`);
     if (costs.length) lines.push(`    costs: ${costs.join('; ')}${spend ? '' : ' (runs only with --spend)'}`);
   }
   const costly = cases.filter(spendsOrCreates).length;
-  lines.push('', `${cases.length} cases; ${costly} spend limits or create data the runner cannot remove${spend ? '' : ' and run only with --spend'}.`);
+  lines.push('', `${cases.length} cases; ${costly} spend limits, create data the runner cannot remove or wait out a server timeout${spend ? '' : ' and run only with --spend'}.`);
   return `${lines.join('\n')}\n`;
 }

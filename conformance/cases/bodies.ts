@@ -1,0 +1,138 @@
+import type { ApiDocument } from '../runner/document.js';
+import { defineCase, type Case, type CaseNeeds } from '../runner/case.js';
+import type { CallOptions, CaseContext } from '../runner/context.js';
+import { fileSignup, sampleRequest, signupSetup } from './support.js';
+
+/**
+ * The document's rules for every request body ("Request bodies" in its description): JSON text in
+ * UTF-8, no lone surrogate escapes, nesting at most `body-nesting-depth` levels, each refused with
+ * the operation's own 400 code; and the account-holder links' small body cap. Cases are made for
+ * each operation whose `x-limits` name the rule.
+ */
+
+const DEPTH = 'body-nesting-depth';
+const LINK_BODY = 'link-decision-body';
+
+/** How a case reaches an operation's body: the credential it needs, and what that costs to get. */
+function target(operationId: string): { needs: CaseNeeds; reach(ctx: CaseContext): Promise<CallOptions> } {
+  switch (operationId) {
+    case 'submitRecipe':
+      return { needs: { keys: ['key'] }, reach: async (ctx) => ({ key: await ctx.key('key') }) };
+    case 'decidePurchaseApproval':
+      return {
+        needs: { driver: ['holdPurchase'] },
+        reach: async (ctx) => ({ params: { token: await (await ctx.account()).holdPurchase({ kind: 'over_threshold', offersDeclared: true }) } }),
+      };
+    case 'decideSignupApproval':
+      return {
+        needs: { driver: true },
+        reach: async (ctx) => {
+          const { account, key } = await signupSetup(ctx);
+          const filed = await fileSignup(ctx, key);
+          return { params: { token: await account.signupLink(filed.requestId) } };
+        },
+      };
+    default:
+      return { needs: { keys: ['signupKey'] }, reach: async (ctx) => ({ key: await ctx.key('signupKey') }) };
+  }
+}
+
+/** `levels` arrays nested inside each other: `[[[]]]` is three levels. */
+function nested(levels: number): string {
+  return `${'['.repeat(levels)}${']'.repeat(levels)}`;
+}
+
+/** The operation's documented example as JSON text with one more member, written raw. */
+function withMember(ctx: CaseContext, operationId: string, raw: string): string {
+  const sample = sampleRequest(ctx.doc, operationId).json as Record<string, unknown>;
+  const text = JSON.stringify(sample);
+  return `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"extra":${raw}}`;
+}
+
+function bodyRuleCases(doc: ApiDocument): Case[] {
+  const operations = [...doc.operations.values()].filter((op) => op.limits.includes(DEPTH)).map((op) => op.operationId);
+  return operations.flatMap((operationId) => {
+    const { needs, reach } = target(operationId);
+    const code = doc.operation(operationId).raw['x-validation-error-code'] as string;
+    const refused = (id: string, title: string, body: (ctx: CaseContext) => string | Buffer, pointer = '#/info/description') =>
+      defineCase({
+        id: `${operationId}/${id}`,
+        title,
+        sections: ['4', '7.1'],
+        needs,
+        costs: {},
+        async run(ctx) {
+          const options = await reach(ctx);
+          const ex = await ctx.call(operationId, { ...options, body: body(ctx) });
+          ctx.expectError(ex, code, { status: 400, pointer });
+        },
+      });
+    return [
+      // Valid JSON but for two bytes that are not UTF-8 inside a string: `"extra":"ex<FF><FE>"`.
+      refused('body-not-utf8', 'Refuses a body that is not valid UTF-8', (ctx) => {
+        const [before, after] = withMember(ctx, operationId, '"ex@@"').split('@@') as [string, string];
+        return Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]);
+      }),
+      refused('body-lone-surrogate', 'Refuses a string escaping half of a surrogate pair', (ctx) => withMember(ctx, operationId, '"\\ud800"')),
+      refused('body-nested-too-deep', 'Refuses a body nested deeper than the bound', (ctx) => withMember(ctx, operationId, nested(ctx.limits.value(DEPTH))), `#/x-limits/${DEPTH}`),
+    ];
+  });
+}
+
+function boundaryCases(): Case[] {
+  return [
+    defineCase({
+      id: 'fileSignupRequest/body-nested-at-the-bound',
+      title: 'Accepts a body nested exactly as deep as the bound',
+      sections: ['4', '4.6'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { key } = await signupSetup(ctx);
+        const body = `{"website":"${ctx.site()}","email":"${ctx.email()}","extra":${nested(ctx.limits.value(DEPTH) - 1)}}`;
+        ctx.expectStatus(await ctx.call('fileSignupRequest', { key, body }), 202, { pointer: `#/x-limits/${DEPTH}` });
+      },
+    }),
+    ...(['decidePurchaseApproval', 'decideSignupApproval'] as const).flatMap((operationId) => {
+      const { needs, reach } = target(operationId);
+      return [
+        defineCase({
+          id: `${operationId}/body-over-cap`,
+          title: 'Refuses a decision body over its cap with 413, chunked or not',
+          sections: ['4.11', '7.1'],
+          needs,
+          costs: {},
+          async run(ctx) {
+            const options = await reach(ctx);
+            const cap = ctx.limits.value(LINK_BODY);
+            for (const chunked of [false, true]) {
+              const ex = await ctx.call(operationId, { ...options, body: padded({ decision: 'deny' }, cap + 1), chunked });
+              ctx.expectError(ex, 'bad_request', { status: 413, pointer: ctx.limits.pointer(LINK_BODY) });
+            }
+          },
+        }),
+        defineCase({
+          id: `${operationId}/body-at-cap`,
+          title: 'Accepts a decision body of exactly its cap',
+          sections: ['4.11'],
+          needs,
+          costs: {},
+          async run(ctx) {
+            const options = await reach(ctx);
+            const ex = await ctx.call(operationId, { ...options, body: padded({ decision: 'deny' }, ctx.limits.value(LINK_BODY)), chunked: true });
+            ctx.expectStatus(ex, 200, { pointer: ctx.limits.pointer(LINK_BODY) });
+          },
+        }),
+      ];
+    }),
+  ];
+}
+
+function padded(value: unknown, bytes: number): Buffer {
+  const text = JSON.stringify(value);
+  return Buffer.from(text + ' '.repeat(bytes - Buffer.byteLength(text)));
+}
+
+export function bodyCases(doc: ApiDocument): Case[] {
+  return [...bodyRuleCases(doc), ...boundaryCases()];
+}
