@@ -153,6 +153,7 @@ export function signupFilingCases(): Case[] {
           ['a username with a NUL character', { username: '\u0000shopper' }],
           ['a username ending in a line feed', { username: 'shopper\n' }],
           ['a username with a DEL character', { username: 'shop\u007fper' }],
+          ['a username with a C1 control character', { username: 'shop\u0085per' }],
         ]);
         await filePending(ctx, key, { username: 'abcd' });
       },
