@@ -122,7 +122,9 @@ export function isVaultApiError<Op extends OperationId = OperationId>(error: unk
 
 function describe(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
+  // fetch says only "fetch failed"; why is in its cause (ECONNREFUSED, "bad port", ...).
   const inner = (cause as { cause?: unknown }).cause;
-  const code = inner && typeof inner === 'object' && 'code' in inner ? ` (${String((inner as { code: unknown }).code)})` : '';
-  return `${cause.message}${code}`;
+  if (inner && typeof inner === 'object' && 'code' in inner) return `${cause.message} (${String((inner as { code: unknown }).code)})`;
+  if (inner instanceof Error) return `${cause.message} (${inner.message})`;
+  return cause.message;
 }

@@ -19,4 +19,5 @@ if (tsc.status !== 0) {
 }
 mkdirSync(join(DIST, 'generated'), { recursive: true });
 copyFileSync(join(CLIENT, 'generated', 'schema.d.ts'), join(DIST, 'generated', 'schema.d.ts'));
-console.log('client build: client/dist');
+// stderr: npm pack --json prints its report on stdout, after this script runs.
+console.error('client build: client/dist');
