@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { generatePassword } from '../domain/passwords.js';
+import { alphabetOf, followsRules, generatePassword } from '../domain/passwords.js';
 import { passwordLength, policyOf, readPasswordRules as readRules, SAFE_SYMBOLS } from '../domain/password-policy.js';
 import { contract } from './support.js';
 
@@ -14,7 +14,8 @@ import { ApiError } from '../domain/errors.js';
  */
 
 const anyValue = fc.oneof(fc.string(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 0 }));
-const length = fc.oneof(fc.integer({ min: -5, max: 80 }), fc.double({ min: -5, max: 80, noNaN: true }), anyValue);
+// Infinities are what JSON.parse makes of 1e400 and -1e400: numbers of the right type, judged by the rules.
+const length = fc.oneof(fc.integer({ min: -5, max: 80 }), fc.double({ min: -5, max: 80, noNaN: true }), fc.constantFrom(Infinity, -Infinity), anyValue);
 const symbols = fc.oneof(
   fc.string({ unit: fc.constantFrom(...SAFE_SYMBOLS, '%', '^', '&', '(', ')', 'a', ' ', '~'), maxLength: 14 }),
   anyValue,
@@ -34,9 +35,11 @@ const ruleFields = fc.record(
 function expectedCodes(f: Record<string, unknown>): Set<string> {
   const codes = new Set<string>();
   const num = (v: unknown): v is number => typeof v === 'number';
-  if (num(f.maxLength) && !Number.isInteger(f.maxLength)) codes.add('invalid_policy');
+  // A number too large for a double is still a whole number, larger (or smaller) than any bound.
+  const whole = (v: number) => Number.isInteger(v) || !Number.isFinite(v);
+  if (num(f.maxLength) && !whole(f.maxLength)) codes.add('invalid_policy');
   if (num(f.maxLength) && f.maxLength < 12) codes.add('password_too_short');
-  if (num(f.minLength) && (!Number.isInteger(f.minLength) || f.minLength > 64 || (num(f.maxLength) && f.minLength > f.maxLength))) {
+  if (num(f.minLength) && (!whole(f.minLength) || f.minLength > 64 || (num(f.maxLength) && f.minLength > f.maxLength))) {
     codes.add('invalid_policy');
   }
   if (typeof f.symbols === 'string' && ![...f.symbols].some((c) => SAFE_SYMBOLS.includes(c))) codes.add('invalid_policy');
@@ -116,5 +119,30 @@ describe('generated passwords', () => {
       expect(p).toMatch(/=/);
       expect(p).not.toMatch(/(.)\1\1/);
     }
+  });
+
+  it('when noRepeats is set and a candidate has three identical characters in a row, then it is drawn again; without noRepeats it is kept', () => {
+    const rules = readPasswordRules({ maxLength: 12, noSymbols: true, noRepeats: true });
+    const alphabet = alphabetOf(rules);
+    // A fixed random source: the first candidate breaks noRepeats (`aaa`), the second follows every rule.
+    const first = 'aaaBcdefgh12';
+    const second = 'abaBcdefgh12';
+    const source = () => {
+      const queue = [...first, ...second].map((c) => alphabet.indexOf(c));
+      return (max: number) => {
+        expect(max).toBe(alphabet.length);
+        return queue.shift()!;
+      };
+    };
+    expect(followsRules(first, rules)).toBe(false);
+    expect(followsRules(first, { ...rules, noRepeats: false })).toBe(true);
+    expect(generatePassword(rules, source())).toBe(second);
+    expect(generatePassword({ ...rules, noRepeats: false }, source())).toBe(first);
+  });
+
+  it('when a password has three identical characters in a row anywhere, then it breaks noRepeats; two are fine', () => {
+    const rules = readPasswordRules({ maxLength: 12, noRepeats: true });
+    for (const password of ['aaaBcd3fgh1!', 'Abcd3fghZZZ!', 'Abcd3fgh1!!!', 'Ab111cd3fgh!']) expect(followsRules(password, rules), password).toBe(false);
+    for (const password of ['aaBcd3fgh1!!', 'AbCC3fghZZ1!']) expect(followsRules(password, rules), password).toBe(true);
   });
 });

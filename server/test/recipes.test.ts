@@ -761,6 +761,17 @@ describe('decideRecipeSubmission (fixture surface)', () => {
     expect((await poll(a.key, sub.id)).body.status).toBe('merged');
   });
 
+  it('when the verified note has leading or trailing spaces and newlines, then it is published as evidence exactly as written', async () => {
+    const a = givenAccount(t);
+    const recipe = merchant();
+    const note = ' \n\t Bought a USB cable on 2026-11-12 with these steps; order 1042 confirmed. \n\n ';
+    const sub = await screened(a.key, { recipe, note, verificationRequested: true });
+    const res = await decide(sub.id, 'verify');
+    expect(res.status).toBe(200);
+    expect(res.body.live.recipe.evidence).toBe(note);
+    expect((await entry(recipe.key)).recipe.evidence).toBe(note);
+  });
+
   it('when a maintainer merges an older submission, then it becomes the live version of its key again', async () => {
     const a = givenAccount(t);
     const site = freshSite();

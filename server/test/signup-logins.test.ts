@@ -155,6 +155,26 @@ describe('rotateLoginPassword', () => {
     expect(missing.body.code).toBe('bad_request');
   });
 
+  it('when maxLength is -1e400, then 400 password_too_short: nothing is rotated and the budget is not charged', async () => {
+    const { a, label, login } = await agentLogin();
+    const charged = () =>
+      (t.db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM counters WHERE limit_id = ? AND subject = ?').get('credential-changes-per-account', a.accountId) as { n: number }).n;
+    const before = { password: readPassword(t.db, t.sealer, login.id), charged: charged() };
+    for (const rules of ['"maxLength":-1e400', '"minLength":1e400']) {
+      nextMinute(t);
+      const res = await t.call('/v1/logins/password', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: `{"label":"${label}",${rules}}` });
+      expect(res.status, rules).toBe(400);
+      expect(((await res.json()) as { code: string }).code, rules).toBe(rules.startsWith('"max') ? 'password_too_short' : 'invalid_policy');
+    }
+    expect({ password: readPassword(t.db, t.sealer, login.id), charged: charged() }).toEqual(before);
+    // A maxLength too large for a double is a whole number with no upper limit: the default 24.
+    nextMinute(t);
+    const unbounded = await t.call('/v1/logins/password', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: `{"label":"${label}","maxLength":1e400}` });
+    expect(unbounded.status).toBe(200);
+    expect(((await unbounded.json()) as { passwordPolicy: { length: number } }).passwordPolicy.length).toBe(24);
+    expect(charged()).toBe(before.charged + 1);
+  });
+
   it('when another key, an unknown label, or a login the account holder saved is named, then 409 not_rotatable', async () => {
     const { a, label } = await agentLogin();
     const other = a.addKey({ signup: true });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import type { TestServer } from './support.js';
-import { givenAccount } from './support.js';
+import { contract, givenAccount } from './support.js';
 import {
   DAY,
   addLogins,
@@ -200,6 +200,49 @@ describe('fileSignupRequest', () => {
         const res = await file(t, a.key, { ...valid, ...rules });
         expect(res.status, JSON.stringify(rules)).toBe(400);
         expect((await res.json()).code, JSON.stringify(rules)).toBe(code);
+      }
+    });
+
+    it('when a length is too large for a double (1e400), then it is judged by the rules, never ignored', async () => {
+      const a = signupAccount(t);
+      // JSON.stringify cannot write these numbers; JSON.parse reads them as infinities.
+      const raw = (rules: string) => {
+        nextMinute(t);
+        return t.call('/v1/logins/requests', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: `{"website":"example.com","email":"agent@example.com",${rules}}` });
+      };
+      const refused: [string, string][] = [
+        ['"maxLength":-1e400', 'password_too_short'],
+        ['"minLength":1e400', 'invalid_policy'],
+        ['"minLength":1e400,"maxLength":1e400', 'invalid_policy'],
+        ['"minLength":20,"maxLength":-1e400', 'password_too_short'],
+      ];
+      for (const [rules, code] of refused) {
+        const res = await raw(rules);
+        expect(res.status, rules).toBe(400);
+        expect((await res.json()).code, rules).toBe(code);
+      }
+      for (const rules of ['"maxLength":1e400', '"minLength":-1e400', '"maxLength":1e400,"minLength":30']) {
+        const res = await raw(rules);
+        expect(res.status, rules).toBe(202);
+        const { requestId } = (await res.json()) as { requestId: string };
+        await decide(t, await signupToken(t, a.accountId, requestId), 'approve');
+        expect((await poll(t, a.key, requestId)).body.passwordPolicy.length, rules).toBe(rules.includes('30') ? 30 : 24);
+      }
+    });
+
+    it('when email or username is refused, then the error is the sentence of the document, not the validator', async () => {
+      const a = signupAccount(t);
+      const schemas = contract().doc.components.schemas;
+      for (const [body, code, sentence] of [
+        [{ ...valid, email: 'a b' }, 'invalid_email', schemas.SignupRequestCreate.properties.email['x-error-message']],
+        [{ ...valid, email: 'ab' }, 'invalid_email', schemas.SignupRequestCreate.properties.email['x-error-message']],
+        [{ ...valid, username: 'a\u0001bcd' }, 'invalid_username', schemas.Username['x-error-message']],
+        [{ ...valid, username: 'abc' }, 'invalid_username', schemas.Username['x-error-message']],
+      ] as const) {
+        nextMinute(t);
+        const res = await file(t, a.key, body);
+        expect(await res.json(), JSON.stringify(body)).toEqual({ code, error: sentence });
+        expect(sentence).toMatch(/^[A-Za-z].* .*\.$/);
       }
     });
 

@@ -4,6 +4,7 @@ import { insertCard } from '../store/cards.js';
 import { insertLogin, deleteLogin } from '../store/logins.js';
 import { insertAddress, setIdentityFields } from '../store/profile.js';
 import { getKey, revokeKey } from '../store/keys.js';
+import { setPlan } from '../store/accounts.js';
 import { tokenFieldsOfIdentityField } from '../domain/profile-fields.js';
 
 let t: TestServer;
@@ -259,6 +260,22 @@ describe('getTokenCatalog', () => {
       // Refused requests of key a must not eat into the account's budget that key b still uses.
       for (let i = 0; i < 30; i++) expect((await t.call('/v1/tokens', { key: a.key })).status).toBe(429);
       for (let i = 0; i < 60; i++) expect((await t.call('/v1/tokens', { key: b.key })).status, `b ${i + 1}`).toBe(200);
+    });
+
+    it("when the account's limit refuses a request, then nothing is charged to the key's own counter either", async () => {
+      const a = givenAccount(t, { plan: 'Free' });
+      const b = a.addKey();
+      const c = a.addKey();
+      t.clock.advance(60_000 - (t.clock.now() % 60_000));
+      // 40 requests per key fill the Free account's 120 while each key is under its own 60.
+      for (const key of [a.key, b.key, c.key]) for (let i = 0; i < 40; i++) expect((await t.call('/v1/tokens', { key })).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await t.call('/v1/tokens', { key: a.key })).status, 'refused by the account').toBe(429);
+      // The refusals show through the API once the account's limit no longer binds: on Plus within the same
+      // minute, key a has exactly 300 - 40 requests left, not 300 - 45.
+      setPlan(t.db, a.accountId, 'Plus');
+      let passed = 0;
+      while ((await t.call('/v1/tokens', { key: a.key })).status === 200) passed++;
+      expect(passed).toBe(300 - 40);
     });
 
     it('when requests arrive concurrently, then exactly the plan limit passes', async () => {
