@@ -1,0 +1,164 @@
+import { defineCase, type Case } from '../runner/case.js';
+import type { CaseContext } from '../runner/context.js';
+import type { Exchange } from '../runner/exchange.js';
+import { sampleRequest, signupSetup } from './support.js';
+import {
+  CHANGE_WINDOW,
+  approvedLogin,
+  catalogEntry,
+  defaultPolicy,
+  expectNoPassword,
+  expectPolicy,
+  lengthRange,
+  safeSymbols,
+  seconds,
+  type PolicyExpectation,
+} from './signup-steps.js';
+
+/**
+ * Section 4.9: replacing the generated password of an agent-created login. The tokens stay, the
+ * answer reports the rules used, and only the creating key may rotate, within the change window,
+ * while the account holder has not replaced the password; every other case is `not_rotatable`.
+ */
+
+async function rotate(ctx: CaseContext, key: string, body: Record<string, unknown>): Promise<Exchange> {
+  return ctx.call('rotateLoginPassword', { key, json: body });
+}
+
+/** Rotates and expects 200 `rotated: true`, the rules as `want`, and no password anywhere. */
+async function rotated(ctx: CaseContext, key: string, body: Record<string, unknown>, want: PolicyExpectation, what: string): Promise<Exchange> {
+  const ex = await rotate(ctx, key, body);
+  ctx.expectStatus(ex, 200);
+  const answer = ex.response.json as Record<string, unknown>;
+  ctx.expectEqual(answer.rotated, true, 'rotated', { sections: ['4.9'] }, ex);
+  expectPolicy(ctx, answer.passwordPolicy, want, what, ex);
+  expectNoPassword(ctx, answer, '/login/tokens/password', ex);
+  ctx.step(`rotated ${what}`);
+  return ex;
+}
+
+export function loginPasswordCases(): Case[] {
+  return [
+    defineCase({
+      id: 'rotateLoginPassword/rotates-keeping-tokens',
+      title: 'Replaces the password behind the same tokens',
+      sections: ['4.9', '2.1', '2.6'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const { label } = await approvedLogin(ctx, account, key);
+        const before = await catalogEntry(ctx, key, label);
+        const ex = await rotated(ctx, key, { label }, defaultPolicy(ctx), 'without rule fields');
+        const where = { sections: ['4.9', '2.1'] };
+        ctx.expectEqual((ex.response.json as { login: unknown }).login, before, "the answer's login to equal the catalog entry before the rotation:", where, ex);
+        ctx.expectEqual(await catalogEntry(ctx, key, label), before, 'the catalog entry after the rotation to equal the one before:', where);
+      },
+    }),
+    defineCase({
+      id: 'rotateLoginPassword/policy-of-the-rotation',
+      title: 'Reports the rules each rotation followed',
+      sections: ['4.9', '2.6', '2.5', '8.7'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const { label } = await approvedLogin(ctx, account, key);
+        const [min, max] = lengthRange(ctx);
+        const safe = safeSymbols(ctx);
+        const defaults = defaultPolicy(ctx);
+        const cases: [string, Record<string, unknown>, PolicyExpectation][] = [
+          ['with noSymbols', { noSymbols: true }, { ...defaults, symbols: null }],
+          [`with symbols ${safe[1]}${safe[3]} among unsafe ones`, { symbols: `${safe[1]}%${safe[3]}~` }, { ...defaults, symbols: [safe[1]!, safe[3]!] }],
+          [`with maxLength ${min}`, { maxLength: min }, { length: min, symbols: safe }],
+          [`with minLength ${max}`, { minLength: max }, { length: max, symbols: safe }],
+          ['with rule fields of the wrong type', { minLength: String(max), maxLength: String(min), noSymbols: 'true', symbols: 5, noRepeats: 'no' }, defaults],
+        ];
+        for (const [what, rules, want] of cases) await rotated(ctx, key, { label, ...rules }, want, what);
+      },
+    }),
+    defineCase({
+      id: 'rotateLoginPassword/not-rotatable',
+      title: 'Answers 409 not_rotatable to other keys and for unknown labels',
+      sections: ['4.9', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const { label } = await approvedLogin(ctx, account, key);
+        const saved = await account.saveLogin({ website: ctx.site(), email: ctx.email() });
+        const sibling = (await account.issueKey({ signup: true })).key;
+        const stranger = (await (await ctx.account()).issueKey({ signup: true })).key;
+        for (const [who, k, l] of [
+          ['another signup key of the account', sibling, label],
+          ['a signup key of another account', stranger, label],
+          ['the creating key, for an unknown label', key, `${label}zz9`],
+          ['the creating key, for a login the account holder saved', key, saved.label],
+        ] as const) {
+          ctx.expectError(await rotate(ctx, k, { label: l }), 'not_rotatable');
+          ctx.step(`${who}: not rotatable`);
+        }
+        await rotated(ctx, key, { label }, defaultPolicy(ctx), 'by the creating key afterwards');
+      },
+    }),
+    defineCase({
+      id: 'rotateLoginPassword/change-window',
+      title: 'Rotates only within seven days of the login creation',
+      sections: ['4.9', '9', '7.1'],
+      needs: { driver: true, manualClock: true },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const early = await approvedLogin(ctx, account, key);
+        const late = await approvedLogin(ctx, account, key);
+        const window = seconds(ctx, CHANGE_WINDOW);
+        const where = { pointer: ctx.limits.pointer(CHANGE_WINDOW), sections: ['4.9', '9'] };
+        await ctx.clock.advance(window - 1);
+        await rotated(ctx, key, { label: early.label }, defaultPolicy(ctx), '1 ms before the window ends');
+        await ctx.clock.advance(1);
+        for (const login of [late, early]) ctx.expectError(await rotate(ctx, key, { label: login.label }), 'not_rotatable', where);
+        ctx.step('at the end of the window: not rotatable, rotated before or not');
+      },
+    }),
+    defineCase({
+      id: 'rotateLoginPassword/invalid-rules',
+      title: 'Refuses each broken rule field and a broken body with 400',
+      sections: ['4.9', '2.6', '7.1'],
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const { label } = await approvedLogin(ctx, account, key);
+        const [min, max] = lengthRange(ctx);
+        const refusals: [string, string, Record<string, unknown>][] = [
+          ['password_too_short', `maxLength ${min - 1}`, { label, maxLength: min - 1 }],
+          ['invalid_policy', `minLength ${max + 1}`, { label, minLength: max + 1 }],
+          ['invalid_policy', 'minLength above maxLength', { label, minLength: min + 8, maxLength: min + 4 }],
+          ['invalid_policy', 'a minLength that is not whole', { label, minLength: min + 0.5 }],
+          ['invalid_policy', 'a maxLength that is not whole', { label, maxLength: min + 8.5 }],
+          ['invalid_policy', 'symbols with none of the safe set', { label, symbols: 'abc%^&' }],
+          ['invalid_policy', 'empty symbols', { label, symbols: '' }],
+          ['bad_request', 'no label', { maxLength: min + 8 }],
+        ];
+        for (const [code, why, body] of refusals) {
+          ctx.expectError(await rotate(ctx, key, body), code);
+          ctx.step(`refused ${why} with ${code}`);
+        }
+        ctx.expectError(await ctx.call('rotateLoginPassword', { key, body: `{"label":"${label}",` }), 'bad_request');
+        ctx.step('refused a body that is not JSON');
+        await rotated(ctx, key, { label, minLength: min + 4, maxLength: min + 4 }, { length: min + 4, symbols: safeSymbols(ctx) }, `with minLength equal to maxLength`);
+      },
+    }),
+    defineCase({
+      id: 'rotateLoginPassword/signup-not-enabled',
+      title: 'Refuses a key without the signup permission',
+      sections: ['4.5', '5', '7.1'],
+      needs: { keys: ['key'] },
+      costs: {},
+      async run(ctx) {
+        const ex = await ctx.call('rotateLoginPassword', { key: await ctx.key('key'), json: sampleRequest(ctx.doc, 'rotateLoginPassword').json });
+        ctx.expectError(ex, 'signup_not_enabled');
+      },
+    }),
+  ];
+}
