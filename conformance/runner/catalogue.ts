@@ -14,6 +14,7 @@ export function matchesAny(id: string, patterns: string[]): boolean {
 
 export interface Selection {
   only: string[];
+  skip: string[];
   sections: string[];
   level: 'must' | 'should';
 }
@@ -22,6 +23,7 @@ export function selectCases(cases: Case[], selection: Selection): Case[] {
   return cases.filter(
     (c) =>
       (selection.only.length === 0 || matchesAny(c.id, selection.only)) &&
+      !matchesAny(c.id, selection.skip) &&
       (selection.sections.length === 0 || c.sections.some((s) => selection.sections.some((w) => withinSection(s, w)))) &&
       (selection.level === 'should' || c.level === 'must'),
   );

@@ -82,7 +82,7 @@ export async function runConformance(settings: Settings, out: Output): Promise<R
     throw new UsageError((e as Error).message);
   }
   const cases = selectCases(all, settings);
-  if (cases.length === 0) throw new UsageError('no case matches --only, --section and --level');
+  if (cases.length === 0) throw new UsageError('no case matches --only, --skip, --section and --level');
   if (settings.list) {
     out.write(listing(cases, settings.spend));
     return { exitCode: 0, results: [], coverage: [], durationMs: 0, seed: settings.seed, manualClock: false };

@@ -28,6 +28,7 @@ export const OPTIONS: OptionDef[] = [
   { name: 'limit', kind: 'pairs', value: 'ID=VALUE', group: 'Target', help: 'A deployment setting that differs from the document\'s default (section 9 item 4), by its x-limits id: `--limit credential-changes-per-account=40`.' },
   { name: 'document', kind: 'string', value: 'FILE', group: 'Target', help: 'The bundled OpenAPI document to check against (default: the copy shipped with the runner).' },
   { name: 'only', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Run only these cases: an id or a glob (`getTokenCatalog/*`, `*/auth-*`); repeat it for several.' },
+  { name: 'skip', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Leave out these cases (after --only); repeat it for several.' },
   { name: 'section', kind: 'list', value: 'N', group: 'Selection', help: 'Run only the cases that prove section N or a subsection of it (`4.6`, `8`); repeat it for several.' },
   { name: 'level', kind: 'string', value: 'must|should', group: 'Selection', help: '`must` runs only the cases of requirements; `should` (default) runs them all.' },
   { name: 'spend', kind: 'boolean', group: 'Selection', help: 'Also run the cases that spend a rate limit, budget or ceiling, or create data the runner cannot remove. On by default against the local sandbox of data/local.json; off against any --base-url.' },

@@ -17,6 +17,7 @@ export interface Settings {
   limits: Record<string, number>;
   document: string;
   only: string[];
+  skip: string[];
   sections: string[];
   level: 'must' | 'should';
   spend: boolean;
@@ -145,6 +146,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     limits,
     document: str('document') ? resolve(cwd, str('document')!) : defaultDocumentPath(),
     only: (o.only as string[] | undefined) ?? [],
+    skip: (o.skip as string[] | undefined) ?? [],
     sections: (o.section as string[] | undefined) ?? [],
     level: level as Settings['level'],
     spend: o.noSpend === true ? false : o.spend === true || local,
