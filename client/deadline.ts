@@ -2,6 +2,8 @@
 // by every attempt and every wait between them, so that no retry outlives the call.
 
 const TIMED_OUT = Symbol('vault request deadline');
+// setTimeout fires at once for a delay above 2^31 - 1 ms (about 24.8 days); a longer deadline is cut to that.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 export class Deadline {
   readonly signal: AbortSignal;
@@ -18,7 +20,7 @@ export class Deadline {
     this.onCallerAbort = () => this.controller.abort(caller!.reason);
     if (caller?.aborted) this.controller.abort(caller.reason);
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
-    this.timer = setTimeout(() => this.controller.abort(TIMED_OUT), timeoutMs);
+    this.timer = setTimeout(() => this.controller.abort(TIMED_OUT), Math.min(timeoutMs, LONGEST_TIMER_MS));
   }
 
   /** Milliseconds left. */

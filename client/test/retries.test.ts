@@ -172,6 +172,11 @@ describe('the request deadline', () => {
     await server.seen[0]!.closed;
     expect(vault.warnings).toEqual([expect.stringContaining('VAULT_REQUEST_TIMEOUT_MS=300 is below 150000')]);
   });
+  it('when the deadline is longer than a timer can wait, then calls still get their answer instead of timing out at once', async () => {
+    const server = await tiny((_req, res) => setTimeout(() => json(res, 200, EMPTY_CATALOG), 50));
+    const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 3_000_000_000 });
+    expect(await vault.getTokenCatalog()).toEqual(EMPTY_CATALOG);
+  });
 });
 
 describe('an AbortSignal', () => {
