@@ -16,8 +16,9 @@ import { signupPreapprovalCases } from './signup-preapproval.js';
 import { signupCeilingCases } from './signup-ceilings.js';
 import { loginUsernameCases } from './logins-username.js';
 import { loginPasswordCases } from './logins-password.js';
+import { loginWriteCases } from './login-writes.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases()];
+  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases()];
 }

@@ -1,0 +1,146 @@
+import { defineCase, type Case } from '../runner/case.js';
+import type { CaseContext } from '../runner/context.js';
+import type { Exchange } from '../runner/exchange.js';
+import { NotRun } from '../runner/outcome.js';
+import { crossedWindow, decideSignup, fileSignup, pollBody, signupSetup } from './support.js';
+import { BUDGET, PENDING, WRITES, paddedJson } from './signup-steps.js';
+
+/**
+ * Sections 4.5, 8.1 and 8.3: the login writes of a key, 20 per fixed minute shared by the three
+ * signup POST endpoints (polling is not counted; a refused request records nothing), and the 4 KB
+ * body cap of each, counted with and without Content-Length.
+ */
+
+const BODY = 'login-write-body';
+const limitWhere = { pointer: `#/x-limits/${WRITES}`, sections: ['8.3', '4.5', '8.1'] };
+
+/**
+ * A key with two approved logins, ready to spend writes on all three endpoints. Filing both
+ * requests takes two writes of the current window.
+ */
+async function twoLogins(ctx: CaseContext) {
+  const { account, key } = await signupSetup(ctx);
+  const a = await fileSignup(ctx, key);
+  const b = await fileSignup(ctx, key);
+  for (const f of [a, b]) await decideSignup(ctx, account, f.requestId, 'approve');
+  const [la, lb] = [await pollBody(ctx, key, a.requestId), await pollBody(ctx, key, b.requestId)];
+  return { account, key, pollId: a.requestId, a: la.login.label as string, b: lb.login.label as string };
+}
+
+/**
+ * Sends `count` writes that each succeed, spread over the three endpoints: pending filings while
+ * the account may hold more, then rotations of `label`, each followed by a poll that must not
+ * count. `changesSpent` is what the account's credential-change budget has already paid.
+ */
+async function spendWrites(ctx: CaseContext, key: string, label: string, pollId: string, count: number, changesSpent: number): Promise<Exchange[]> {
+  const filings = Math.min(ctx.limits.value(PENDING), count);
+  const rotations = count - filings;
+  if (changesSpent + rotations + 2 > ctx.limits.value(BUDGET)) {
+    throw new NotRun(`the deployment's credential-change budget of ${ctx.limits.value(BUDGET)} is too small to fill a minute of login writes`);
+  }
+  const out: Exchange[] = [];
+  for (let i = 0; i < count; i++) {
+    const ex = i < filings ? (await fileSignup(ctx, key)).exchange : await ctx.call('rotateLoginPassword', { key, json: { label } });
+    ctx.expectStatus(ex, i < filings ? 202 : 200, limitWhere);
+    out.push(ex);
+    const poll = await ctx.call('getSignupRequest', { key, params: { id: pollId } });
+    ctx.expectStatus(poll, 200, limitWhere);
+  }
+  ctx.step(`${filings} filings and ${rotations} rotations passed, each followed by a poll`);
+  return out;
+}
+
+async function username(ctx: CaseContext, key: string, label: string, value: string): Promise<Exchange> {
+  return ctx.call('setLoginUsername', { key, json: { label, username: value } });
+}
+
+/** The body-cap case of one operation: the cap passes and one byte more is 413, chunked or not. */
+function bodyCap(operationId: 'fileSignupRequest' | 'setLoginUsername' | 'rotateLoginPassword', accepted: number | string): Case {
+  const filing = operationId === 'fileSignupRequest';
+  return defineCase({
+    id: `${operationId}/write-body-cap`,
+    title: 'Reads a 4 KB body and refuses one byte more with 413',
+    sections: ['4.5', '8.7', '7.1'],
+    needs: filing ? { driver: true } : { keys: ['signupKey'] },
+    costs: {},
+    async run(ctx) {
+      const key = filing ? (await signupSetup(ctx)).key : await ctx.key('signupKey');
+      const body = () =>
+        filing ? { website: ctx.site(), email: ctx.email() } : operationId === 'setLoginUsername' ? { label: `unknown${ctx.unique('l')}`, username: 'shopper' } : { label: `unknown${ctx.unique('l')}` };
+      const cap = ctx.limits.value(BODY);
+      const where = { pointer: ctx.limits.pointer(BODY), sections: ['4.5', '8.7'] };
+      for (const chunked of [false, true]) {
+        const framing = chunked ? 'chunked' : 'with Content-Length';
+        const atCap = await ctx.call(operationId, { key, body: paddedJson(body(), cap), chunked });
+        if (typeof accepted === 'number') ctx.expectStatus(atCap, accepted, where);
+        else ctx.expectError(atCap, accepted, where);
+        ctx.step(`a body of ${cap} bytes ${framing}: read`);
+        ctx.expectError(await ctx.call(operationId, { key, body: paddedJson(body(), cap + 1), chunked }), 'bad_request', { ...where, status: 413 });
+        ctx.step(`a body of ${cap + 1} bytes ${framing}: 413`);
+      }
+    },
+  });
+}
+
+export function loginWriteCases(): Case[] {
+  return [
+    defineCase({
+      id: 'fileSignupRequest/login-writes-per-minute',
+      title: 'Allows a key 20 login writes a minute across the three endpoints',
+      sections: ['8.3', '4.5', '8.1', '7.1'],
+      needs: { driver: true },
+      costs: { spends: "a key's login writes for a minute" },
+      async run(ctx) {
+        const writes = ctx.limits.value(WRITES);
+        const attempt = async () => {
+          const { key, pollId, a, b } = await twoLogins(ctx);
+          const named = await username(ctx, key, a, `shopper.${ctx.unique('u')}`);
+          ctx.expectStatus(named, 200, limitWhere);
+          // Two filings and a username so far; two approvals and a username charged the budget.
+          const spent = await spendWrites(ctx, key, a, pollId, writes - 3, 3);
+          const refused = await username(ctx, key, b, `shopper.${ctx.unique('u')}`);
+          ctx.expectError(refused, 'rate_limited', limitWhere);
+          ctx.step(`write ${writes + 1}: rate_limited`);
+          ctx.expectStatus(await ctx.call('getSignupRequest', { key, params: { id: pollId } }), 200, limitWhere);
+          ctx.step('a poll after the refusal: 200');
+          return [named, ...spent, refused];
+        };
+        const exchanges = await attempt();
+        if (ctx.env.manualClock || !crossedWindow(exchanges, ctx.limits.windowMs(WRITES) / 1000)) return;
+        ctx.step('a minute boundary fell inside the check; ran it again on a new account');
+        if (crossedWindow(await attempt(), ctx.limits.windowMs(WRITES) / 1000)) ctx.fail('one fixed window for the check', 'a minute boundary inside it twice', limitWhere);
+      },
+    }),
+    defineCase({
+      id: 'setLoginUsername/login-writes-window-resets',
+      title: 'Resets the login writes at the next fixed minute, not sliding',
+      sections: ['8.3', '8.1', '4.5', '7.1'],
+      needs: { driver: true, manualClock: true },
+      costs: { spends: "a key's login writes for a minute" },
+      async run(ctx) {
+        const writes = ctx.limits.value(WRITES);
+        const windowMs = ctx.limits.windowMs(WRITES);
+        const { key, pollId, a, b } = await twoLogins(ctx);
+        const start = await ctx.clock.toNextWindow(windowMs / 1000);
+        ctx.expectStatus(await username(ctx, key, a, `shopper.${ctx.unique('u')}`), 200, limitWhere);
+        // The rest late in the window: a sliding window would still count them a second later.
+        await ctx.clock.advance(windowMs - 1000);
+        await spendWrites(ctx, key, a, pollId, writes - 1, 3);
+        const refusedName = `refused.${ctx.unique('u')}`;
+        ctx.expectError(await username(ctx, key, b, refusedName), 'rate_limited', limitWhere);
+        await ctx.clock.advance(start + windowMs - 1 - (await ctx.clock.now()));
+        ctx.expectError(await username(ctx, key, b, refusedName), 'rate_limited', limitWhere);
+        ctx.step('1 ms before the next minute: still rate_limited');
+        await ctx.clock.advance(1);
+        const other = `shopper.${ctx.unique('u')}`;
+        ctx.expectStatus(await username(ctx, key, b, other), 200, limitWhere);
+        ctx.step('at the next minute: the username the refused writes carried was not recorded');
+        ctx.expectStatus(await ctx.call('rotateLoginPassword', { key, json: { label: b } }), 200, limitWhere);
+        ctx.step('and a second write of the new minute passed');
+      },
+    }),
+    bodyCap('fileSignupRequest', 202),
+    bodyCap('setLoginUsername', 'not_found'),
+    bodyCap('rotateLoginPassword', 'not_rotatable'),
+  ];
+}
