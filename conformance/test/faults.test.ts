@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceServer } from './support/processes.js';
 import { editJson, startTamperingProxy, type Fault, type Passing } from './support/tamper.js';
@@ -135,6 +138,23 @@ describe('the runner against a tampered deployment', () => {
     const run = await runThrough(fault, ['getCvvRequest/*', 'getChallengeRequest/*']);
     expectOnly(run, ['getCvvRequest/expires', 'getCvvRequest/single-use', 'getCvvRequest/unknown-token-not-found']);
     expect(run.output).toContain('Expected  a status the document gives getCvvRequest: 200, 404');
+  }, 120_000);
+
+  it('when the failures are listed as known deviations, then they are reported as known and the run passes', async () => {
+    const fault = whenTo(/^\/v1\/recipes$/, 'POST', (p) => (p.status === 429 ? { ...p, headers: { ...p.headers, 'retry-after': '30' } } : p));
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-known-'));
+    const known = join(dir, 'known.json');
+    writeFileSync(known, JSON.stringify({ 'submitRecipe/budget-*': 'this deployment sends Retry-After with the recipe budget' }));
+    proxy.fault = fault;
+    try {
+      const run = await conform(['--base-url', proxy.base, '--admin-token', server.adminToken, '--spend', '--seed', '9', '--only', 'submitRecipe/budget-*', '--only', 'submitRecipe/accepted-as-pending', '--expect-fail', known]);
+      expect(run.exitCode, run.output).toBe(0);
+      expect(run.output).toMatch(/KNOWN +submitRecipe\/budget-per-account \(known: this deployment sends Retry-After/);
+      expect(run.results.filter((r) => r.known).map((r) => r.id).sort()).toEqual(['submitRecipe/budget-per-account', 'submitRecipe/budget-window-is-rolling']);
+    } finally {
+      proxy.fault = {};
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('when the unfiltered catalog carries relatedLogins, then the case that reads it unfiltered fails', async () => {

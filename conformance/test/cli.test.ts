@@ -1,0 +1,153 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiDocument } from '../runner/document.js';
+import { catalogue } from '../cases/index.js';
+import { lintCatalogue } from '../runner/catalogue.js';
+import { defineCase } from '../runner/case.js';
+import { ROOT, startReference, type ReferenceServer } from './support/processes.js';
+
+/** The command line as QA meet it: exit codes, one-line usage errors, help, listing, reports, known deviations. */
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'conformance', 'runner', 'bin.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, VAULT_DATA_DIR: join(tmpdir(), 'no-such-vault-data'), ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+describe('the catalogue', () => {
+  it('when linted, then it has no problem', () => {
+    const doc = ApiDocument.load(join(ROOT, 'dist', 'openapi.json'));
+    expect(lintCatalogue(catalogue(doc), doc)).toEqual([]);
+  });
+
+  it('when a case breaks the rules, then the lint names each problem', () => {
+    const doc = ApiDocument.load(join(ROOT, 'dist', 'openapi.json'));
+    const bad = [
+      defineCase({ id: 'getTokenCatalog/x', title: 'Does a thing', sections: ['4.1'], needs: {}, costs: {}, run: async () => undefined }),
+      defineCase({ id: 'getTokenCatalog/x', title: 'It should do a thing', sections: ['4.99'], needs: {}, costs: {}, run: async () => undefined }),
+      defineCase({ id: 'noSuchOperation/Bad_Slug', title: 'x'.repeat(70), sections: [], needs: { manualClock: true }, costs: {}, run: async () => undefined }),
+    ];
+    const problems = lintCatalogue(bad, doc).join('\n');
+    for (const expected of ['used twice', 'says "should"', 'section 4.99', 'no operation noSuchOperation', 'not <operationId>/<kebab-slug>', '1 to 69 characters', 'cites no section', 'declare needs.driver']) {
+      expect(problems).toContain(expected);
+    }
+  });
+});
+
+describe('usage and configuration errors exit 2 with one line', () => {
+  it('when an option is unknown', () => {
+    const r = cli(['--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toBe('vault-conformance: unknown option --bogus (see --help)');
+  });
+
+  it('when there is no target', () => {
+    const r = cli([]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('no --base-url and no data/local.json');
+  });
+
+  it('when the base URL is unreachable', () => {
+    const r = cli(['--base-url', 'http://127.0.0.1:9']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^vault-conformance: cannot reach http:\/\/127\.0\.0\.1:9: .*ECONNREFUSED/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('when a limit is not a deployment setting', () => {
+    const r = cli(['--base-url', 'http://127.0.0.1:9', '--limit', 'catalog-per-key=5']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--limit catalog-per-key: not a deployment setting');
+  });
+
+  it('when the config file names an unknown option', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
+    writeFileSync(join(dir, 'qa.yaml'), 'baseUrl: http://127.0.0.1:9\nbogus: 1\n');
+    const r = cli(['--config', join(dir, 'qa.yaml')]);
+    rmSync(dir, { recursive: true });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('unknown option "bogus"');
+  });
+});
+
+describe('help and listing', () => {
+  it('when asked for help, then every option is explained, with examples', () => {
+    const r = cli(['--help']);
+    expect(r.code).toBe(0);
+    for (const option of ['--base-url', '--key', '--signup-key', '--other-account-key', '--scoped-key', '--driver', '--clock', '--only', '--section', '--level', '--jobs', '--seed', '--list', '--spend', '--repeat', '--expect-fail', '--junit', '--json', '--coverage', '--config']) {
+      expect(r.out).toContain(option);
+    }
+    expect(r.out).toContain('Examples:');
+    expect(r.out).toContain('Exit status');
+  });
+
+  it('when listing a section, then each case shows what it needs and costs, and nothing is sent', () => {
+    const r = cli(['--list', '--section', '8.3', '--base-url', 'http://127.0.0.1:9']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('getTokenCatalog/per-key-limit-free');
+    expect(r.out).toMatch(/costs: spends .*\(runs only with --spend\)/);
+    expect(r.out).not.toContain('getRecipes/index-without-bodies');
+  });
+});
+
+describe('a run against the reference server', () => {
+  let server: ReferenceServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startReference();
+    dir = mkdtempSync(join(tmpdir(), 'conformance-reports-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when a key is refused, then exit 2 names the option', () => {
+    const r = cli(['--base-url', server.base, '--key', 'vk_not_a_key']);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toBe('vault-conformance: the key given with --key is refused (401 invalid_api_key); check it');
+  });
+
+  it('when run with keys only and no driver, then driver cases are not run and never passed', () => {
+    const r = cli(['--base-url', server.base, '--key', server.keys.agent, '--signup-key', server.keys.signup, '--only', 'getTokenCatalog/*', '--skip', '*/slow-request-head-408']);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/url-narrows-to-the-page: needs the account-holder driver/);
+    expect(r.out).toMatch(/PASS +getTokenCatalog\/auth-header-missing/);
+    expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/per-key-limit-free: needs the account-holder driver/);
+  });
+
+  it('when reports are asked for, then JUnit, JSON and coverage are written with secrets masked', () => {
+    const junit = join(dir, 'junit.xml');
+    const json = join(dir, 'results.json');
+    const coverage = join(dir, 'coverage.md');
+    const r = cli(['--only', 'getTokenCatalog/auth-*', '--only', 'getRecipes/index-*', '--junit', junit, '--json', json, '--coverage', coverage], { VAULT_DATA_DIR: server.dataDir });
+    expect(r.code, r.out + r.err).toBe(0);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuites name="vault-conformance">/);
+    expect(xml).toContain('name="getTokenCatalog/auth-header-missing"');
+    const results = JSON.parse(readFileSync(json, 'utf8')) as { cases: { id: string; state: string }[]; coverage: { totals: { documented: number } } };
+    expect(results.cases.every((c) => c.state === 'passed')).toBe(true);
+    expect(results.coverage.totals.documented).toBeGreaterThan(50);
+    expect(readFileSync(coverage, 'utf8')).toContain('| getTokenCatalog | 401 | invalid_api_key | yes |');
+    for (const secret of [server.adminToken, server.keys.agent, server.keys.signup]) expect(readFileSync(json, 'utf8')).not.toContain(secret);
+  });
+
+  it('when a listed deviation passes, then the run fails and says so; a stale entry is a usage error', () => {
+    const known = join(dir, 'known.yaml');
+    writeFileSync(known, "'getRecipes/index-without-bodies': the index is served with bodies on this deployment\n");
+    const withFault = cli(['--only', 'getRecipes/index-without-bodies', '--expect-fail', known], { VAULT_DATA_DIR: server.dataDir });
+    expect(withFault.code, withFault.out).toBe(1);
+    expect(withFault.out).toMatch(/UNEXPECTED PASS getRecipes\/index-without-bodies \(listed as known: .*; remove it from the file\)/);
+    writeFileSync(known, "'no-such-case/*': stale\n");
+    const stale = cli(['--only', 'getRecipes/index-without-bodies', '--expect-fail', known], { VAULT_DATA_DIR: server.dataDir });
+    expect(stale.code).toBe(2);
+    expect(stale.err).toContain('match no case of the catalogue');
+  });
+});
