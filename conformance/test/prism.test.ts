@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrism } from './support/processes.js';
+import { conform } from './support/run.js';
+
+/**
+ * The runner against the Prism mock of the same document: the stateless subset (no driver, no
+ * --spend, made-up keys) passes, but for what Prism cannot do, each listed with its reason in
+ * prism.known.yaml. The run fails if a listed case passes, so the list stays exact.
+ */
+
+describe('the stateless subset against the Prism mock', () => {
+  let prism: Awaited<ReturnType<typeof startPrism>>;
+  beforeAll(async () => {
+    prism = await startPrism();
+  }, 70_000);
+  afterAll(() => prism?.stop());
+
+  it('when run with any keys and no driver, then every case passes but the listed exclusions', async () => {
+    const run = await conform([
+      '--base-url', prism.base,
+      '--key', 'mock-key', '--signup-key', 'mock-signup-key', '--other-account-key', 'mock-other-key', '--scoped-key', 'mock-scoped-key',
+      '--expect-fail', join(import.meta.dirname, 'prism.known.yaml'),
+      '--seed', '3',
+    ]);
+    expect(run.failed, run.output).toEqual([]);
+    expect(run.errors, run.output).toEqual([]);
+    expect(run.exitCode, run.output).toBe(0);
+    const ran = run.results.filter((r) => r.state !== 'not-run');
+    expect(ran.filter((r) => !r.known).length, 'cases that pass against the mock').toBeGreaterThan(40);
+    expect(new Set(run.notRun.map((id) => run.results.find((r) => r.id === id)!.reason!.replace(/;.*$/, '').replace(/^spends .*|^creates .*|^waits .*/, 'costs')))).toEqual(
+      new Set(['needs the account-holder driver', 'costs']),
+    );
+  }, 120_000);
+});
