@@ -29,11 +29,12 @@ async function twoLogins(ctx: CaseContext) {
 
 /**
  * Sends `count` writes that each succeed, spread over the three endpoints: pending filings while
- * the account may hold more, then rotations of `label`, each followed by a poll that must not
- * count. `changesSpent` is what the account's credential-change budget has already paid.
+ * the account may hold more (leaving one place, so that a later filing can only be refused for
+ * the rate), then rotations of `label`, each followed by a poll that must not count.
+ * `changesSpent` is what the account's credential-change budget has already paid.
  */
 async function spendWrites(ctx: CaseContext, key: string, label: string, pollId: string, count: number, changesSpent: number): Promise<Exchange[]> {
-  const filings = Math.min(ctx.limits.value(PENDING), count);
+  const filings = Math.min(ctx.limits.value(PENDING) - 1, count);
   const rotations = count - filings;
   if (changesSpent + rotations + 2 > ctx.limits.value(BUDGET)) {
     throw new NotRun(`the deployment's credential-change budget of ${ctx.limits.value(BUDGET)} is too small to fill a minute of login writes`);
@@ -100,10 +101,14 @@ export function loginWriteCases(): Case[] {
           const spent = await spendWrites(ctx, key, a, pollId, writes - 3, 3);
           const refused = await username(ctx, key, b, `shopper.${ctx.unique('u')}`);
           ctx.expectError(refused, 'rate_limited', limitWhere);
-          ctx.step(`write ${writes + 1}: rate_limited`);
+          const refusedFiling = (await ctx.call('fileSignupRequest', { key, json: { website: ctx.site(), email: ctx.email() } }));
+          ctx.expectError(refusedFiling, 'rate_limited', limitWhere);
+          const refusedRotation = await ctx.call('rotateLoginPassword', { key, json: { label: b } });
+          ctx.expectError(refusedRotation, 'rate_limited', limitWhere);
+          ctx.step(`write ${writes + 1} on each endpoint: rate_limited`);
           ctx.expectStatus(await ctx.call('getSignupRequest', { key, params: { id: pollId } }), 200, limitWhere);
           ctx.step('a poll after the refusal: 200');
-          return [named, ...spent, refused];
+          return [named, ...spent, refused, refusedFiling, refusedRotation];
         };
         const exchanges = await attempt();
         if (ctx.env.manualClock || !crossedWindow(exchanges, ctx.limits.windowMs(WRITES) / 1000)) return;
