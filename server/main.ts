@@ -104,6 +104,16 @@ try {
   fail(`cannot open the database ${dbPath}: ${(e as Error).message}`);
 }
 
+// Registered before the banner: whoever reads the banner may stop the server at once, and a stop
+// must close the database (checkpointing its WAL), never kill the process under it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close();
+    db.close();
+    process.exit(0);
+  });
+}
+
 const previous: Partial<LocalConfig> = existsSync(localFile) ? JSON.parse(readFileSync(localFile, 'utf8')) : {};
 const adminToken = env.VAULT_ADMIN_TOKEN ?? (demo ? (previous.adminToken ?? `adm_${randomBytes(18).toString('base64url')}`) : undefined);
 
@@ -141,12 +151,4 @@ server.serve(app);
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    server.close();
-    db.close();
-    process.exit(0);
-  });
 }

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { spawnServer, runFailingServer, type ServerProcess } from './process.js';
+import { spawnServer, runFailingServer, type ServerProcess, type SpawnOptions } from './process.js';
 import { openDb } from '../store/db.js';
 
 const started: ServerProcess[] = [];
@@ -20,10 +20,28 @@ function dataDir(): string {
   return d;
 }
 
-async function start(env: Record<string, string>, args: string[] = ['--demo']) {
-  const s = await spawnServer(env, args);
+async function start(env: Record<string, string>, args: string[] = ['--demo'], options: SpawnOptions = {}) {
+  const s = await spawnServer(env, args, options);
   started.push(s);
   return s;
+}
+
+/** Every file of a directory with its mode and bytes, to show that a failed start changed nothing. */
+function snapshot(dir: string) {
+  return readdirSync(dir)
+    .sort()
+    .map((name) => ({ name, mode: statSync(join(dir, name)).mode, bytes: readFileSync(join(dir, name)).toString('base64') }));
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+/** A data directory with a database that holds the demo account, written and cleanly stopped. */
+async function writtenDataDir(): Promise<string> {
+  const dir = dataDir();
+  const s = await start({ VAULT_DATA_DIR: dir });
+  await s.stop();
+  expect(existsSync(join(dir, 'vault.db-wal'))).toBe(false);
+  return dir;
 }
 
 function localConfig(dir: string) {
@@ -206,5 +224,76 @@ describe('start-up errors', () => {
     expect(output.trim().split('\n')).toHaveLength(1);
     expect(output).toMatch(/master key does not decrypt/);
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('when the port is in use, then nothing is created or changed in the data directory', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = String((blocker.address() as { port: number }).port);
+    try {
+      const written = await writtenDataDir();
+      const before = snapshot(written);
+      expect((await runFailingServer({ VAULT_DATA_DIR: written, PORT: port })).code).not.toBe(0);
+      expect(snapshot(written)).toEqual(before);
+      const fresh = join(dataDir(), 'not-yet');
+      expect((await runFailingServer({ VAULT_DATA_DIR: fresh, PORT: port }, ['--demo', '--reset'])).code).not.toBe(0);
+      expect(existsSync(fresh)).toBe(false);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('when the key file is missing but the database holds data, then one line says so and nothing is created or changed', async () => {
+    const dir = await writtenDataDir();
+    rmSync(join(dir, 'master.key'));
+    const before = snapshot(dir);
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir });
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toMatch(/master key is missing: .*master\.key does not exist and VAULT_MASTER_KEY is not set/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  // Root may write any file, so the server runs as an unprivileged user here, as a deployment would.
+  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const ownedBy = (dir: string) => {
+    if (asNobody.uid === undefined) return;
+    chownSync(dir, asNobody.uid, asNobody.gid!);
+    for (const f of readdirSync(dir)) chownSync(join(dir, f), asNobody.uid, asNobody.gid!);
+  };
+
+  it('when the database file is read-only, then one line and a non-zero exit, and the file unchanged', async () => {
+    const dir = await writtenDataDir();
+    ownedBy(dir);
+    chmodSync(join(dir, 'vault.db'), 0o400);
+    const before = readFileSync(join(dir, 'vault.db'));
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir }, [], asNobody);
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toMatch(/the database .*vault\.db cannot be written/);
+    expect(readFileSync(join(dir, 'vault.db')).equals(before)).toBe(true);
+  });
+
+  it('when the data directory is read-only, then one line and a non-zero exit', async () => {
+    const dir = await writtenDataDir();
+    ownedBy(dir);
+    chmodSync(dir, 0o500);
+    try {
+      const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir }, [], asNobody);
+      expect(code).not.toBe(0);
+      expect(output.trim().split('\n')).toHaveLength(1);
+      expect(output).toMatch(/vault\.db/);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+});
+
+describe('files at rest', () => {
+  it('when the server starts under a permissive umask, then the data directory is 0700 and the database, its WAL files and the key 0600', async () => {
+    const dir = join(dataDir(), 'data');
+    await start({ VAULT_DATA_DIR: dir }, ['--demo'], { umask: '000' });
+    expect(mode(dir)).toBe(0o700);
+    for (const f of ['vault.db', 'vault.db-wal', 'vault.db-shm', 'master.key', 'local.json']) expect(mode(join(dir, f)), f).toBe(0o600);
   });
 });

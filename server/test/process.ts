@@ -17,14 +17,27 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** How to run the process: as another user (the test runs as root), or under a given umask. */
+export interface SpawnOptions {
+  uid?: number;
+  gid?: number;
+  /** An octal umask such as `000`, set by a shell that then becomes the server. */
+  umask?: string;
+}
+
 /** Runs server/main.ts as its own process on 127.0.0.1, port 0, and waits until it listens. */
-export function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+export function spawnServer(env: Record<string, string>, args: string[] = [], options: SpawnOptions = {}): Promise<ServerProcess> {
   // Node itself with tsx's loader, not the tsx wrapper: a signal (SIGKILL above all) must reach the
-  // server process, and no server may outlive its test.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts'), ...args], {
+  // server process, and no server may outlive its test. The shell for a umask execs node, so the
+  // signal still reaches the server.
+  const node = [process.execPath, '--import', 'tsx', join(ROOT, 'server', 'main.ts'), ...args];
+  const [command, ...argv] = options.umask === undefined ? node : ['/bin/sh', '-c', `umask ${options.umask} && exec "$0" "$@"`, ...node];
+  const child = spawn(command!, argv, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    uid: options.uid,
+    gid: options.gid,
   });
   running.add(child);
   let out = '';
@@ -51,8 +64,8 @@ export function spawnServer(env: Record<string, string>, args: string[] = []): P
 }
 
 /** Runs server/main.ts expecting it to fail at start; resolves with its exit code and output. */
-export function runFailingServer(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; output: string }> {
-  return spawnServer(env, args).then(
+export function runFailingServer(env: Record<string, string>, args: string[] = [], options: SpawnOptions = {}): Promise<{ code: number | null; output: string }> {
+  return spawnServer(env, args, options).then(
     async (s) => {
       await s.stop();
       throw new Error(`server started but should have failed: ${s.output()}`);

@@ -47,7 +47,7 @@ async function pathOf(op: Operation): Promise<string> {
 
 async function post(path: string, body: string | Buffer) {
   nextMinute(t);
-  const res = await t.call(path, { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body });
+  const res = await t.call(path, { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : new Uint8Array(body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) as { code: string; error: string; errors?: unknown[] } };
 }
@@ -209,7 +209,7 @@ describe('createLogin (retired)', () => {
       ['application/octet-stream', Buffer.from([0xff, 0x00, 0xfe])],
     ];
     for (const [type, body] of bodies) {
-      const res = await t.call('/v1/logins', { method: 'POST', headers: { 'content-type': type }, body });
+      const res = await t.call('/v1/logins', { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : new Uint8Array(body) });
       expect(res.status, `${type} ${String(body).slice(0, 20)}`).toBe(410);
       expect(((await res.json()) as { code: string }).code).toBe('signup_requires_approval');
     }
