@@ -124,7 +124,7 @@ export function signupCeilingCases(): Case[] {
       title: "Counts a scoped key's list of over 200 entries as full",
       sections: ['8.4', '5', '3', '4.11'],
       needs: { driver: true },
-      costs: {},
+      costs: { spends: "a scoped key's login list" },
       async run(ctx) {
         const fullAbove = ctx.limits.def(SCOPE_LIST).fullAbove;
         if (fullAbove === undefined) throw new RunnerError('runner', `${SCOPE_LIST} has no fullAbove in the document`);

@@ -154,8 +154,10 @@ export function signupFilingCases(): Case[] {
           ['a username ending in a line feed', { username: 'shopper\n' }],
           ['a username with a DEL character', { username: 'shop\u007fper' }],
           ['a username with a C1 control character', { username: 'shop\u0085per' }],
+          ['a username of 3 characters outside the BMP (6 UTF-16 units)', { username: '\u{1F600}\u{1F601}\u{1F602}' }],
         ]);
         await filePending(ctx, key, { username: 'abcd' });
+        await filePending(ctx, key, { username: '\u{1F600}\u{1F601}\u{1F602}\u{1F603}' });
       },
     }),
     defineCase({
