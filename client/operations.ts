@@ -44,6 +44,8 @@ export type OperationInput<Op extends OperationId> = ParametersIn<Op, 'path'> & 
 export interface CallOptions {
   /** Cancels the call: the request in flight, any wait before a retry, and every later attempt. */
   signal?: AbortSignal;
+  /** The API key of this call, over the client's (`VAULT_API_KEY`, section 8.9: per-call options override it). */
+  apiKey?: string;
 }
 
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];

@@ -42,17 +42,18 @@ export function createTransport(settings: Readonly<VaultSettings>, policy: Retry
 
   async function call<Op extends OperationId>(operationId: Op, input: OperationInput<Op> | undefined, options: CallOptions = {}) {
     const operation: Operation = OPERATIONS[operationId];
+    const apiKey = options.apiKey ?? settings.apiKey;
     // Before any request: a call that cannot be authenticated is a settings problem, not an answer.
-    if (operation.apiKey && !settings.apiKey) {
+    if (operation.apiKey && !apiKey) {
       throw new VaultSettingsError(
         'VAULT_API_KEY',
-        `${operationId} needs an API key: set VAULT_API_KEY, or pass apiKey to createVaultClient`,
+        `${operationId} needs an API key: set VAULT_API_KEY, or pass apiKey to createVaultClient or to the call`,
       );
     }
     const baseUrl = operation.origin === 'proxy' ? proxyOrigin(settings.proxyUrl) : settings.apiUrl;
     const { path, query, body } = splitInput(operation, (input ?? {}) as Record<string, unknown>);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (operation.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
+    if (operation.apiKey) headers.authorization = `Bearer ${apiKey}`;
 
     const deadline = new Deadline(settings.requestTimeoutMs, options.signal);
     let attempts = 0;

@@ -36,11 +36,11 @@ type Poll = (input: { id: string }, options?: CallOptions) => Promise<SignupRequ
  * one call, with its own deadline and retries.
  */
 export async function waitForSignupRequest(poll: Poll, id: string, options: WaitForSignupOptions = {}): Promise<SignupOutcome> {
-  const { signal } = options;
+  const { signal, apiKey } = options;
   const maxInterval = options.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
   let interval = Math.min(options.intervalMs ?? DEFAULT_INTERVAL_MS, maxInterval);
   for (;;) {
-    const answer = await poll({ id }, { signal });
+    const answer = await poll({ id }, { signal, apiKey });
     if (answer.status === 'approved') return { ...answer, passwordOwnerManaged: answer.passwordOwnerManaged ?? false };
     if (answer.status !== 'pending') return answer;
     const left = answer.expiresAt - Date.now();

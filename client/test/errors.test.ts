@@ -96,17 +96,21 @@ describe('the API key', () => {
     const error = await vault.getTokenCatalog().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VaultSettingsError);
     expect(error).toMatchObject({ variable: 'VAULT_API_KEY' });
-    expect((error as Error).message).toMatch(/getTokenCatalog needs an API key: set VAULT_API_KEY, or pass apiKey/);
+    expect((error as Error).message).toMatch(/getTokenCatalog needs an API key: set VAULT_API_KEY, or pass apiKey to createVaultClient or to the call/);
     expect(server.seen).toHaveLength(0);
     expect(await vault.getRecipes()).toEqual({ recipes: [] });
     expect(server.seen[0]!.headers.authorization).toBeUndefined();
   });
 
-  it('when the key comes from the environment or an option, then the option wins and is sent as a Bearer token', async () => {
+  it('when the key comes from the environment, a client option and a call option, then the nearest wins and is sent as a Bearer token', async () => {
     const server = await tiny((_req, res) => json(res, 200, EMPTY_CATALOG));
     await clientFor(server, undefined, { env: { VAULT_API_KEY: 'vk_from_env' } }).getTokenCatalog();
-    await clientFor(server, 'vk_from_option', { env: { VAULT_API_KEY: 'vk_from_env' } }).getTokenCatalog();
-    expect(server.seen.map((s) => s.headers.authorization)).toEqual(['Bearer vk_from_env', 'Bearer vk_from_option']);
+    const vault = clientFor(server, 'vk_from_option', { env: { VAULT_API_KEY: 'vk_from_env' } });
+    await vault.getTokenCatalog();
+    await vault.getTokenCatalog(undefined, { apiKey: 'vk_from_call' });
+    expect(server.seen.map((s) => s.headers.authorization)).toEqual(['Bearer vk_from_env', 'Bearer vk_from_option', 'Bearer vk_from_call']);
+    await clientFor(server).getTokenCatalog(undefined, { apiKey: 'vk_call_only' });
+    expect(server.seen.at(-1)!.headers.authorization).toBe('Bearer vk_call_only');
   });
 });
 
