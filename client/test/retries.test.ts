@@ -222,7 +222,7 @@ describe('retryDelay and parseRetryAfter', () => {
     ['daily_limit', { ...refusal, code: 'daily_limit' }, 1, undefined],
     ['a 503', { ...refusal, status: 503, code: null }, 1, undefined],
     ['the attempt after the last retry', refusal, 4, undefined],
-  ])('when the refusal is %s, then the wait is %#', (_name, given, attempt, expected) => {
+  ])('when the refusal is %s, then the wait is the one its rule gives', (_name, given, attempt, expected) => {
     expect(retryDelay(given, attempt, policy, () => 0.5)).toBe(expected);
   });
 
