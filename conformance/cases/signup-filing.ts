@@ -1,5 +1,6 @@
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
+import { RunnerError } from '../runner/outcome.js';
 import { pollBody, signupSetup } from './support.js';
 import { LIFETIME, fileRefused, filePending, holderView, lengthRange, seconds } from './signup-steps.js';
 
@@ -12,7 +13,7 @@ import { LIFETIME, fileRefused, filePending, holderView, lengthRange, seconds } 
 function emailOfLength(ctx: CaseContext, length: number): string {
   const local = ctx.unique('e');
   let rest = length - local.length - 1 - '.com'.length;
-  if (rest < 1) throw new Error(`no address of ${length} characters with local part ${local}`);
+  if (rest < 1) throw new RunnerError('runner', `no address of ${length} characters with local part ${local}`);
   const labels: string[] = [];
   while (rest > 61) {
     labels.push('a'.repeat(60));

@@ -4,7 +4,7 @@ import type { Exchange } from '../runner/exchange.js';
 import type { Node } from '../runner/document.js';
 import { password as newPassword } from '../runner/data.js';
 import { RunnerError } from '../runner/outcome.js';
-import { catalog, decideSignup, fileSignup, pollBody, signupApproved, type Filed } from './support.js';
+import { catalog, fileSignup, signupApproved, type Filed } from './support.js';
 
 /**
  * Steps the signup cases share beyond support.ts: the holder's view of a request, approvals that
@@ -83,8 +83,6 @@ export async function fileExpecting(ctx: CaseContext, key: string, body: Record<
   ctx.check(filed.status === status, `status ${status} ${why}`, `status ${filed.status}`, { sections: ['3', '4.6', '8.4'] }, filed.exchange);
   return filed;
 }
-
-export { decideSignup, pollBody };
 
 /** The login entry the catalog lists for a label. */
 export async function catalogEntry(ctx: CaseContext, key: string, label: string): Promise<Record<string, Node> | undefined> {
