@@ -86,7 +86,8 @@ describe('getTokenCatalog url filter', () => {
     const a = signupAccount(t);
     await fixture(t, 'POST', `/accounts/${a.accountId}/logins`, { website: 'ab.com', password: 'saved-password' });
     expect(await catalogLogins(a, 'url=https://ab.com/')).toEqual(['ab']);
-    for (const page of ['https://a_b.com/', 'a_b.com', 'https://x!.ab.com/']) expect(await catalogLogins(a, `url=${encodeURIComponent(page)}`), page).toEqual([]);
+    // A subdomain whose label is not a host-name label: the URL rules and the suffix list would take it.
+    for (const page of ['https://a_b.ab.com/', 'a_b.ab.com', 'https://x!.ab.com/']) expect(await catalogLogins(a, `url=${encodeURIComponent(page)}`), page).toEqual([]);
   });
 });
 

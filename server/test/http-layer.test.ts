@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { contract, givenAccount, startServer, type TestServer } from './support.js';
 import { fixture, startSignupServer } from './signup-support.js';
+import { loadFixturesContract } from '../http/fixtures/document.js';
 
 /**
  * The answers of the server's HTTP layer (the document's "Answers of the HTTP layer"): requests
@@ -109,12 +110,14 @@ describe('answers of the HTTP layer', () => {
     expect(answer.body.recipes.length).toBeGreaterThan(0);
   });
 
-  it('when every operation is read, then each documents the 408 and 431 of the HTTP layer', () => {
-    for (const op of contract().operations.values()) {
-      for (const status of ['408', '431']) {
-        const response = contract().resolve(op.raw.responses[status]);
-        expect(response, `${op.operationId} ${status}`).toBeDefined();
-        expect(response.headers['Cache-Control'], `${op.operationId} ${status}`).toBeDefined();
+  it('when every operation is read, of the API and of the fixture surface, then each documents the 408 and 431 of the HTTP layer', () => {
+    for (const doc of [contract(), loadFixturesContract()]) {
+      for (const op of doc.operations.values()) {
+        for (const status of ['408', '431']) {
+          const response = doc.resolve(op.raw.responses[status]);
+          expect(response, `${op.operationId} ${status}`).toBeDefined();
+          expect(response.headers['Cache-Control'], `${op.operationId} ${status}`).toBeDefined();
+        }
       }
     }
   });

@@ -3,8 +3,9 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import type { Operation } from '../contract.js';
 import { contract, type TestServer } from './support.js';
-import { fixture, links, nextMinute, signupAccount, startSignupServer, type Account } from './signup-support.js';
+import { ADMIN, fixture, links, nextMinute, signupAccount, startSignupServer, type Account } from './signup-support.js';
 import { countPending } from '../store/signup-requests.js';
+import { loadFixturesContract } from '../http/fixtures/document.js';
 
 /**
  * Request bodies (the document's "Request bodies", sections 4.3, 4.5, 7.1): every operation that
@@ -195,6 +196,29 @@ describe('account-holder link decisions', () => {
       expect(big.body.code).toBe('bad_request');
       const after = await post(path, '{"decision":"deny"}');
       expect(after.status, `${op.operationId} still pending after the refusal`).toBe(200);
+    }
+  });
+});
+
+describe('fixture surface bodies', () => {
+  it('when a fixture body is over its cap, then 413 bad_request, which every fixture operation with a body documents', async () => {
+    const fixtures = [...loadFixturesContract().operations.values()].filter((op) => op.readsJson);
+    expect(fixtures.length).toBeGreaterThan(10);
+    for (const op of fixtures) {
+      expect(op.bodyLimit?.id, op.operationId).toBe('fixture-request-body');
+      expect(loadFixturesContract().resolve(op.raw.responses['413']), op.operationId).toBeDefined();
+    }
+    const cap = fixtures[0]!.bodyLimit!.value!;
+    const res = await fixture(t, 'POST', '/accounts', { plan: 'Free', name: 'x'.repeat(cap) });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { code: string }).code).toBe('bad_request');
+  });
+
+  it('when a fixture body nests deeper than the bound or is not UTF-8, then 400 bad_request', async () => {
+    for (const body of [`{"plan":"Free","x":${nested(NESTING + 1, 'array')}}`, Buffer.from([0x7b, 0xff, 0x7d])]) {
+      const res = await t.call('/_fixtures/accounts', { method: 'POST', key: ADMIN, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('bad_request');
     }
   });
 });
