@@ -28,8 +28,10 @@ import { junitXml } from './report/junit.js';
 import { jsonReport } from './report/json.js';
 import { listing } from './report/listing.js';
 import { changedOperationsReport } from './report/contract-diff.js';
+import { generationReport, runGeneration, type GenerationSummary } from './generate/run.js';
 
 export interface RunSummary {
+  generation?: GenerationSummary;
   exitCode: 0 | 1 | 2 | 3;
   results: CaseResult[];
   coverage: CoverageRow[];
@@ -82,7 +84,7 @@ export async function runConformance(settings: Settings, out: Output): Promise<R
     throw new UsageError((e as Error).message);
   }
   const cases = selectCases(all, settings);
-  if (cases.length === 0) throw new UsageError('no case matches --only, --skip, --section and --level');
+  if (cases.length === 0 && !settings.generate) throw new UsageError('no case matches --only, --skip, --section and --level');
   if (settings.list) {
     out.write(listing(cases, settings.spend));
     return { exitCode: 0, results: [], coverage: [], durationMs: 0, seed: settings.seed, manualClock: false };
@@ -115,14 +117,14 @@ export async function runConformance(settings: Settings, out: Output): Promise<R
       runId: randomBytes(3).toString('hex'),
     };
     out.write(
-      `vault-conformance ${runnerVersion()} against ${settings.baseUrl} (document ${doc.version}; ${cases.length} cases; ` +
+      `vault-conformance ${runnerVersion()} against ${settings.baseUrl} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
         `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
         `${manualClock ? 'manual' : 'real'} clock; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
     );
     const byId = new Map(all.map((c) => [c.id, c]));
     const details = new Map<string, CaseDetail>();
     const reporter = new ConsoleReporter(out, cases.length, byId, secrets);
-    const results = await runCases(cases, env, {
+    const results = await runCases(settings.generate?.only ? [] : cases, env, {
       jobs: settings.jobs,
       repeat: settings.repeat,
       spend: settings.spend,
@@ -134,21 +136,29 @@ export async function runConformance(settings: Settings, out: Output): Promise<R
         reporter.result(r, detail);
       },
     });
+    const generation = settings.generate
+      ? await runGeneration(env, { count: settings.generate.count, timeLimitMs: settings.generate.timeLimitMs, jobs: settings.jobs, spend: settings.spend, only: settings.only, skip: settings.skip })
+      : undefined;
     const coverage = contractCoverage(doc, cases, results, INELIGIBLE);
     const durationMs = performance.now() - started;
-    out.write(reporter.summary(results));
+    if (results.length > 0) out.write(reporter.summary(results));
+    if (generation) out.write(generationReport(generation, settings.seed, settings.generate!.count, (t) => secrets.mask(t)));
     const totals = coverageTotals(coverage);
-    out.write(
-      `contract coverage: ${totals.exercised} of ${totals.documented} documented (operation, status, code) exercised; ${totals.notTestable} not testable; ${totals.notExercised} not exercised here\n`,
-    );
+    if (results.length > 0) {
+      out.write(
+        `contract coverage: ${totals.exercised} of ${totals.documented} documented (operation, status, code) exercised; ${totals.notTestable} not testable; ${totals.notExercised} not exercised here\n`,
+      );
+    }
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);
     const verdicts = results.map(verdictOf);
-    const exitCode = verdicts.some((v) => v === 'failed' || v === 'unexpected-pass') ? 1 : verdicts.includes('error') ? 3 : 0;
+    const generated = generation?.outcomes.map((o) => o.state) ?? [];
+    const exitCode =
+      verdicts.some((v) => v === 'failed' || v === 'unexpected-pass') || generated.includes('failed') ? 1 : verdicts.includes('error') || generated.includes('error') ? 3 : 0;
     if (settings.coverage) write(settings.coverage, coverageMarkdown(coverage));
     if (settings.junit) write(settings.junit, junitXml(cases, results, details, secrets));
-    if (settings.json) write(settings.json, jsonReport({ settings, doc, cases, results, details, coverage, durationMs, manualClock, secrets, version: runnerVersion() }));
-    return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock };
+    if (settings.json) write(settings.json, jsonReport({ settings, doc, cases, results, details, coverage, durationMs, manualClock, secrets, version: runnerVersion(), generation }));
+    return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock, generation };
   } finally {
     await driver?.close?.();
     closeAgents();

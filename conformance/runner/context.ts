@@ -75,11 +75,18 @@ export class CaseContext {
   private counter = 0;
   private readonly calls?: DriverCalls;
 
+  /** Whether the runner paces this case's calls and waits out a rate limit for it. */
+  private readonly manners: { pace: boolean; honourRetryAfter: boolean };
+
   constructor(
     readonly env: RunEnvironment,
     readonly spec: Case,
     attempt: number,
+    manners?: { pace: boolean; honourRetryAfter: boolean },
   ) {
+    // A case that tests limits sends at full speed and must see every refusal as it comes.
+    const testsLimits = spendsOrCreates(spec);
+    this.manners = manners ?? { pace: !testsLimits, honourRetryAfter: !testsLimits };
     this.random = new Random(env.seed ^ hashString(spec.id) ^ attempt);
     if (env.driver) this.calls = new DriverCalls(env.driver, spec.needs.driver === true || !spec.needs.driver ? 'all' : new Set(spec.needs.driver));
   }
@@ -136,9 +143,8 @@ export class CaseContext {
       body,
       chunked: options.chunked,
     };
-    const spends = spendsOrCreates(this.spec);
     for (let attempt = 0; ; attempt++) {
-      if (!spends) await this.env.throttle.take();
+      if (this.manners.pace) await this.env.throttle.take();
       const response = await send(request, this.env.timeoutMs);
       const ex: Exchange = { operationId, request, response };
       this.exchanges.push(ex);
@@ -146,7 +152,7 @@ export class CaseContext {
       const failure = checkResponse(this.doc, this.env.schemas, this.env.canaries, ex);
       if (failure) throw failure;
       // Outside the cases that test limits, a rate limit is the deployment pacing the runner: wait as told.
-      if (!spends && response.status === 429 && codeOf(response) === 'rate_limited' && attempt < MAX_RATE_LIMIT_RETRIES) {
+      if (this.manners.honourRetryAfter && response.status === 429 && codeOf(response) === 'rate_limited' && attempt < MAX_RATE_LIMIT_RETRIES) {
         const seconds = Number(response.headers['retry-after'] ?? 2 ** (attempt + 1));
         if (seconds <= MAX_RETRY_WAIT_S) {
           this.step(`rate limited on ${operationId}; waited ${seconds} s as Retry-After asked`);

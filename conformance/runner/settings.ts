@@ -33,6 +33,8 @@ export interface Settings {
   junit?: string;
   coverage?: string;
   contractDiff?: string;
+  /** `--generate N`: generated requests after (or, with `generateOnly`, instead of) the catalogue. */
+  generate?: { count: number; timeLimitMs: number; only: boolean };
   /** Extra settings other parts of the runner read (generation). */
   extra: Parsed;
 }
@@ -78,6 +80,15 @@ function readLocalFile(cwd: string, env: NodeJS.ProcessEnv): { file: string; loc
   } catch {
     throw new UsageError(`${file} is not valid JSON; restart the reference server with npm start`);
   }
+}
+
+function generateSettings(o: Parsed): Settings['generate'] {
+  if (typeof o.generate !== 'number') {
+    if (o.generateOnly === true || o.generateTime !== undefined) throw new UsageError('--generate-only and --generate-time need --generate N');
+    return undefined;
+  }
+  if (o.generate < 1) throw new UsageError('--generate needs at least 1');
+  return { count: o.generate, timeLimitMs: (typeof o.generateTime === 'number' ? o.generateTime : 600) * 1000, only: o.generateOnly === true };
 }
 
 /** Merges the config file under the command line, then fills the local sandbox's settings when no target is given. */
@@ -162,6 +173,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     junit: str('junit') ? resolve(cwd, str('junit')!) : undefined,
     coverage: str('coverage') ? resolve(cwd, str('coverage')!) : undefined,
     contractDiff: str('contractDiff') ? resolve(cwd, str('contractDiff')!) : undefined,
+    generate: generateSettings(o),
     extra: o,
   };
 }

@@ -7,6 +7,7 @@ import type { Settings } from '../settings.js';
 import { curlOf } from './failure.js';
 import { coverageTotals, type CoverageRow } from './coverage.js';
 import { verdictOf } from './console.js';
+import type { GenerationSummary } from '../generate/run.js';
 
 interface JsonInput {
   settings: Settings;
@@ -19,6 +20,7 @@ interface JsonInput {
   manualClock: boolean;
   secrets: Secrets;
   version: string;
+  generation?: GenerationSummary;
 }
 
 /** Every result, with its failure in full and the coverage table; secrets masked throughout. */
@@ -68,6 +70,24 @@ export function jsonReport(input: JsonInput): string {
       };
     }),
     coverage: { totals: coverageTotals(input.coverage), rows: input.coverage },
+    ...(input.generation
+      ? {
+          generation: {
+            requests: input.generation.requests,
+            durationMs: input.generation.durationMs,
+            properties: input.generation.outcomes.map((o) => ({
+              id: o.id,
+              state: o.state,
+              requests: o.requests,
+              byRule: o.byRule,
+              ...(o.reason ? { reason: o.reason } : {}),
+              ...(o.failure
+                ? { failure: { rule: o.failure.rule, expected: o.failure.failure.expected, received: o.failure.failure.received, where: o.failure.failure.where, seed: o.failure.seed, path: o.failure.path, replay: o.failure.exchange ? curlOf(o.failure.exchange) : undefined } }
+                : {}),
+            })),
+          },
+        }
+      : {}),
   };
   return `${input.secrets.mask(JSON.stringify(report, null, 2))}\n`;
 }

@@ -9,6 +9,8 @@ export interface Passing {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** The request's body as it was sent (as far as it had arrived). */
+  seen: string;
 }
 
 /** What a fault sees of requests, to learn a stored secret from the account holder's side. */
@@ -50,6 +52,7 @@ export async function startTamperingProxy(upstream: string): Promise<{ base: str
           status: up.statusCode ?? 502,
           headers: Object.fromEntries(Object.entries(up.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
           body: Buffer.concat(body),
+          seen: Buffer.concat(chunks).toString('utf8'),
         };
         passing = state.fault.response?.(passing) ?? passing;
         const sent: Record<string, string> = { ...passing.headers, 'content-length': String(passing.body.length) };
