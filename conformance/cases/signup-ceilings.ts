@@ -3,7 +3,7 @@ import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import { NotRun, RunnerError } from '../runner/outcome.js';
 import { decideSignup, pollBody, signupSetup } from './support.js';
-import { PENDING, SUFFIXES, WRITES, approvalFails, approvedLogin, fileExpecting, filePending, fileRefused, letterSite, saveLogins } from './signup-steps.js';
+import { PENDING, SUFFIXES, WRITES, approvalFails, approvedLogin, fileExpecting, filePending, fileRefused, saveLogins } from './signup-steps.js';
 
 /**
  * Sections 3, 4.6 and 8.4: the ceilings a signup meets. At filing: 500 logins (403, no request)
@@ -29,7 +29,7 @@ async function loginsThroughKey(ctx: CaseContext, account: Account, key: string,
   const writes = ctx.limits.value(WRITES);
   const email = ctx.email();
   // One more site than the signups fill: it stays unused.
-  const sites = Array.from({ length: Math.ceil(count / perSite) + 1 }, () => letterSite(ctx));
+  const sites = Array.from({ length: Math.ceil(count / perSite) + 1 }, () => ctx.site());
   const perAdd = ctx.limits.value('preapproval-sites-per-add');
   for (let i = 0; i < sites.length; i += perAdd) await account.preapprove(sites.slice(i, i + perAdd), email);
   let inMinute = 0;
@@ -69,9 +69,9 @@ export function signupCeilingCases(): Case[] {
         const { account, key } = await signupSetup(ctx);
         const [site, email] = [ctx.site(), ctx.email()];
         await account.preapprove([site], email);
-        const fillers = await saveLogins(ctx, account, Array.from({ length: ceiling - 2 }, () => letterSite(ctx)));
+        const fillers = await saveLogins(ctx, account, Array.from({ length: ceiling - 2 }, () => ctx.site()));
         const first = await filePending(ctx, key);
-        await saveLogins(ctx, account, [letterSite(ctx)]);
+        await saveLogins(ctx, account, [ctx.site()]);
         await fileExpecting(ctx, key, { website: site, email }, 'approved', `for a pre-approved site at ${ceiling - 1} logins`);
         ctx.step(`the account holds ${ceiling} logins`);
         await fileRefused(ctx, key, { website: ctx.site(), email: ctx.email() }, 'login_limit', `a signup at ${ceiling} logins`);
@@ -129,7 +129,7 @@ export function signupCeilingCases(): Case[] {
         const fullAbove = ctx.limits.def(SCOPE_LIST).fullAbove;
         if (fullAbove === undefined) throw new RunnerError('runner', `${SCOPE_LIST} has no fullAbove in the document`);
         const account = await ctx.account();
-        const labels = await saveLogins(ctx, account, Array.from({ length: fullAbove + 1 }, () => letterSite(ctx)));
+        const labels = await saveLogins(ctx, account, Array.from({ length: fullAbove + 1 }, () => ctx.site()));
         const atBound = (await account.issueKey({ signup: true, scope: labels.slice(0, fullAbove) })).key;
         const over = (await account.issueKey({ signup: true, scope: labels })).key;
         ctx.step(`issued scoped keys with lists of ${fullAbove} and ${fullAbove + 1} entries`);

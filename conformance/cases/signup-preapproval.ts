@@ -3,7 +3,7 @@ import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import { NotRun } from '../runner/outcome.js';
 import { fileSignup, pollBody, signupSetup } from './support.js';
-import { WRITES, acrossKeys, defaultPolicy, expectCatalogEntry, expectNoPassword, expectPolicy, fileExpecting, letterSite, signupKeys } from './signup-steps.js';
+import { WRITES, acrossKeys, defaultPolicy, expectCatalogEntry, expectNoPassword, expectPolicy, fileExpecting, signupKeys } from './signup-steps.js';
 
 /**
  * Sections 3, 4.6 and 8.4: the pre-approved path. A site and the exact email on the holder's list
@@ -30,7 +30,7 @@ async function preapproveAll(ctx: CaseContext, account: Account, sites: string[]
 async function allowanceSetup(ctx: CaseContext, extraSites: number) {
   const allowance = ctx.limits.value(PER_ACCOUNT);
   const perSite = ctx.limits.value(PER_SITE);
-  const sites = Array.from({ length: Math.ceil(allowance / perSite) + extraSites }, () => letterSite(ctx));
+  const sites = Array.from({ length: Math.ceil(allowance / perSite) + extraSites }, () => ctx.site());
   if (sites.length > ctx.limits.value('preapproval-sites-per-account') || allowance + extraSites >= ctx.limits.value('logins-per-account')) {
     throw new NotRun(`the deployment's pre-approved allowance of ${allowance} needs more listed sites or logins than an account may hold`);
   }

@@ -199,15 +199,6 @@ export async function saveLogins(ctx: CaseContext, account: Account, websites: s
   return labels;
 }
 
-/**
- * A fresh site whose name ends in a letter. `ctx.site()` names end in a counter, so the numbered
- * labels of one (`<name>` then `<name>2`, ...) can be the plain labels of others generated later
- * (`...1` then `...12`); where a case makes many sites, that would take labels it means to leave free.
- */
-export function letterSite(ctx: CaseContext): string {
-  return `${ctx.unique('cf')}x.com`;
-}
-
 /** Sites under distinct public suffixes, each named `name`: they share one label sequence. */
 export const SUFFIXES = [
   'com', 'net', 'org', 'info', 'biz', 'io', 'dev', 'app', 'co.uk', 'org.uk', 'me.uk', 'us', 'ca', 'de', 'fr', 'nl', 'se', 'no', 'dk', 'fi',

@@ -105,9 +105,12 @@ export class CaseContext {
     return `${prefix}${this.env.runId}${hashString(this.spec.id).toString(36)}${this.counter}`;
   }
 
-  /** A fresh registrable domain, under a public suffix every Public Suffix List knows. */
+  /**
+   * A fresh registrable domain, under a public suffix every Public Suffix List knows. Its name ends
+   * in a letter, so the numbered labels of one site (`name2`) never meet the plain label of another.
+   */
   site(): string {
-    return `${this.unique('cf')}.com`;
+    return `${this.unique('cf')}x.com`;
   }
 
   email(): string {
