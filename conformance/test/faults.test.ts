@@ -168,7 +168,7 @@ describe('the runner against a tampered deployment', () => {
 describe('the runner against a deployment whose limits are off by one', () => {
   let moved: ReferenceServer;
   beforeAll(async () => {
-    moved = await startReference({ VAULT_CLOCK: 'manual', VAULT_LIMITS: 'recipe-submissions-per-account=21' });
+    moved = await startReference({ VAULT_CLOCK: 'manual', VAULT_LIMITS: 'recipe-submissions-per-account=21,pending-signup-requests=6,login-writes-per-key=21' });
   });
   afterAll(() => moved?.stop());
 
@@ -180,5 +180,20 @@ describe('the runner against a deployment whose limits are off by one', () => {
     const told = await conform([...argv, '--limit', 'recipe-submissions-per-account=21']);
     expect(told.failed, told.output).toEqual([]);
     expect(told.exitCode).toBe(0);
+  }, 120_000);
+
+  it('when the pending ceiling allows a sixth request, then the ceiling case fails and the others pass', async () => {
+    const run = await conform(['--base-url', moved.base, '--admin-token', moved.adminToken, '--spend', '--seed', '8', '--only', 'fileSignupRequest/too-many-pending', '--only', 'fileSignupRequest/files-a-pending-request']);
+    expectOnly(run, ['fileSignupRequest/too-many-pending']);
+    expect(run.output).toContain('Expected  429 too_many_pending');
+  }, 120_000);
+
+  it('when login writes allow a 21st in a minute, then the login-write limit cases fail and the others pass', async () => {
+    const run = await conform([
+      '--base-url', moved.base, '--admin-token', moved.adminToken, '--spend', '--seed', '8',
+      '--only', 'fileSignupRequest/login-writes-per-minute', '--only', 'setLoginUsername/login-writes-window-resets', '--only', 'setLoginUsername/recorded-once',
+    ]);
+    expectOnly(run, ['fileSignupRequest/login-writes-per-minute', 'setLoginUsername/login-writes-window-resets']);
+    expect(run.output).toContain('Expected  429 rate_limited');
   }, 120_000);
 });
