@@ -34,7 +34,12 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
       for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
       if (err.status === 404 || !op) return send(res, 404, { code: 'not_found', error: `No endpoint at ${req.path}.` });
       if (err.status === 405) return send(res, 405, { code: 'bad_request', error: err.message });
-      if (err.status === 415) return send(res, 400, { code: op.validationErrorCode, error: 'Send the body as JSON, with Content-Type: application/json.' });
+      if (err.status === 415) {
+        const error = 'Send the body as JSON, with Content-Type: application/json.';
+        // invalid_recipe always lists its problems; the body's media type is the one here.
+        const errors = op.validationErrorCode === 'invalid_recipe' ? { errors: [{ path: '', message: 'is not sent with Content-Type: application/json' }] } : {};
+        return send(res, 400, { code: op.validationErrorCode, error, ...errors });
+      }
       const problems = err.errors ?? [];
       const { code, message } = describeProblems(contract, op, problems);
       if (code === 'invalid_recipe') {

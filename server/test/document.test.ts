@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { contract } from './support.js';
 import { schemaValidator } from '../domain/registry.js';
 import { submissionProblems } from '../domain/recipes.js';
+import { answerProblem } from './answers.js';
 
 /**
  * The document tells the whole truth: a body the specification closes is closed in its schema, so a
@@ -100,5 +101,17 @@ describe('recipe rules in the schema', () => {
     const recipe = { key: 'acme.com', kind: 'merchant', status: 'partial' };
     for (const note of [undefined, '', '  \n\t ']) expect(valid('RecipeSubmissionRequest', { recipe, verificationRequested: true, note }), JSON.stringify(note)).toBe(false);
     expect(valid('RecipeSubmissionRequest', { recipe, verificationRequested: true, note: ' ok ' })).toBe(true);
+  });
+});
+
+describe('the answer check of the test server', () => {
+  it('when an answer is undocumented or breaks its schema, then the check names it; a documented one passes', () => {
+    const check = (method: string, path: string, status: number, body: unknown) => answerProblem(contract(), true, method, path, status, JSON.stringify(body));
+    expect(check('POST', '/v1/recipes', 400, { code: 'invalid_recipe', error: 'The recipe failed validation.' })).toMatch(/schema refuses/);
+    expect(check('POST', '/v1/recipes', 400, { code: 'invalid_recipe', error: 'x', errors: [{ path: '', message: 'is not valid JSON' }] })).toBeUndefined();
+    expect(check('GET', '/v1/recipes', 400, { code: 'bad_request', error: 'x' })).toMatch(/does not document/);
+    expect(check('GET', '/v1/logins/requests/sreq_1', 200, { status: 'denied', login: {} })).toMatch(/schema refuses/);
+    expect(check('POST', '/_fixtures/accounts', 413, { code: 'bad_request', error: 'x' })).toBeUndefined();
+    expect(check('GET', '/v1/unknown', 404, { code: 'not_found', error: 'x' })).toBeUndefined();
   });
 });

@@ -395,6 +395,13 @@ describe('submitRecipe', () => {
       expect(res.body).toMatchObject({ code: 'invalid_recipe', errors: [{ path: '', message: expect.any(String) }] });
     });
 
+    it('when the body is not sent as application/json, then 400 invalid_recipe with the problem in errors', async () => {
+      const a = givenAccount(t);
+      const res = await answer(await t.call('/v1/recipes', { method: 'POST', key: a.key, headers: { 'content-type': 'text/plain' }, body: JSON.stringify(merchant()) }));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'invalid_recipe', error: expect.stringMatching(/application\/json/), errors: [{ path: '', message: expect.stringMatching(/application\/json/) }] });
+    });
+
     it('when the recipe fails the document, then 400 invalid_recipe listing every problem', async () => {
       const a = givenAccount(t);
       const res = await submit(a.key, { key: 'x.com', kind: 'shop', status: 'great', match: { hosts: [] } });

@@ -10,6 +10,7 @@ import { openAccount } from '../domain/accounts.js';
 import { createKey, addKeyLogin } from '../store/keys.js';
 import type { RecipeRegistry } from '../domain/recipes.js';
 import { createHttpServer, httpSettings, type HttpServer } from '../http/server.js';
+import { answerProblem } from './answers.js';
 
 /** A response read whole: its JSON body (undefined when empty) and the raw text. */
 export interface Answer {
@@ -39,7 +40,7 @@ export interface TestServer {
   masterKey: Buffer;
   logs: Record<string, unknown>[];
   close(): Promise<void>;
-  /** fetch relative to the server, with a Bearer key when given. */
+  /** fetch relative to the server, with a Bearer key when given; an answer the document does not describe throws. */
   call(path: string, init?: RequestInit & { key?: string; json?: unknown }): Promise<Response>;
 }
 
@@ -70,7 +71,7 @@ export async function startServer(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-    call(path, init = {}) {
+    async call(path, init = {}) {
       const { key, json, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key !== undefined) headers.set('authorization', `Bearer ${key}`);
@@ -79,7 +80,10 @@ export async function startServer(
         headers.set('content-type', 'application/json');
         body = JSON.stringify(json);
       }
-      return fetch(`${base}${path}`, { ...rest, headers, body });
+      const res = await fetch(`${base}${path}`, { ...rest, headers, body });
+      const problem = answerProblem(contract(), options.config?.adminToken !== undefined, rest.method ?? 'GET', path, res.status, await res.clone().text());
+      if (problem) throw new Error(`${rest.method ?? 'GET'} ${path}: ${problem}`);
+      return res;
     },
   };
 }
