@@ -90,11 +90,12 @@ export function createApp(options: AppOptions) {
   app.use(init!, ...metadata!, ...responses!);
   app.use(authenticate(options.db));
   app.use(perMinuteLimits(limiter));
-  app.use((req, _res, next) => {
-    bodyGates[context(req).operation!.operationId]?.(req, services);
-    next();
-  });
-  app.use(readJsonBody({ nesting: contract.limit('body-nesting-depth') }));
+  app.use(
+    readJsonBody({
+      nesting: contract.limit('body-nesting-depth'),
+      beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
+    }),
+  );
   app.use(...requests!);
   app.use(async (req, res, next) => {
     const op = context(req).operation!;

@@ -7,6 +7,8 @@ import { context } from './context.js';
 export interface BodyRules {
   /** The root `x-limits` `body-nesting-depth`. */
   nesting: LimitDef;
+  /** Runs before the body is read, whether or not one is sent; throws to refuse the request. */
+  beforeBody?: (req: Request) => void;
 }
 
 // fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD (which would store
@@ -30,7 +32,9 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
   if (maxDepth === undefined) throw new Error('body-nesting-depth needs a value');
   return (req, _res, next) => {
     const op = context(req).operation;
-    if (!op?.readsJson || !hasBody(req.headers)) return next();
+    if (!op) return next();
+    rules.beforeBody?.(req);
+    if (!op.readsJson || !hasBody(req.headers)) return next();
     const cap = op.bodyLimit!.value!;
     const tooLarge = () =>
       new ApiError(op.bodyLimit!.status ?? 413, op.bodyLimit!.code ?? 'bad_request', `The request body is larger than ${cap} bytes.`, {
