@@ -44,7 +44,8 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
   const log = options.log ?? (() => {});
   const server = createServer({
     maxHeaderSize: settings.headerSize,
-    headersTimeout: Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs),
+    // Node refuses a headers timeout longer than a request timeout that is set (0 is none).
+    headersTimeout: settings.requestTimeoutMs > 0 ? Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) : settings.headersTimeoutMs,
     requestTimeout: settings.requestTimeoutMs,
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
     // Node would answer a bare 400; the check is made below, with a JSON answer.
