@@ -19,5 +19,5 @@ const run = spawnSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.build.j
 if (run.status !== 0) process.exit(run.status ?? 1);
 mkdirSync(join(here, 'dist'), { recursive: true });
 copyFileSync(bundle, join(here, 'dist', 'openapi.json'));
-chmodSync(join(here, 'dist', 'runner', 'bin.js'), 0o755);
+chmodSync(join(here, 'dist', 'bin.js'), 0o755);
 console.log('conformance build: dist/ (runner, cases, drivers) and dist/openapi.json');

@@ -1,5 +1,7 @@
 import type { ApiDocument } from '../runner/document.js';
 import type { Case } from '../runner/case.js';
+import type { Catalogue } from '../runner/conformance.js';
+import { INELIGIBLE } from './ineligible.js';
 import { authCases } from './auth.js';
 import { catalogCases } from './catalog.js';
 import { catalogLimitCases } from './catalog-limits.js';
@@ -23,3 +25,6 @@ import { signupBudgetCases } from './signup-budget.js';
 export function catalogue(doc: ApiDocument): Case[] {
   return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases(), ...signupBudgetCases()];
 }
+
+/** The catalogue as the runner takes it. */
+export const CATALOGUE: Catalogue = { cases: catalogue, ineligible: INELIGIBLE };

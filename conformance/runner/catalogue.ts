@@ -1,6 +1,6 @@
 import type { ApiDocument } from './document.js';
 import { operationOf, type Case } from './case.js';
-import { SECTIONS, withinSection } from '../cases/sections.js';
+import { SECTIONS, withinSection } from './sections.js';
 
 /** `*` matches any run of characters, `?` one; everything else is literal. */
 export function globToRegExp(glob: string): RegExp {

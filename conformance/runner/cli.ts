@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { OPTIONS, parseArgs, UsageError } from './options.js';
 import { resolveSettings } from './settings.js';
-import { runConformance, runnerVersion, loadCatalogue } from './conformance.js';
+import { runConformance, runnerVersion, loadCatalogue, type Catalogue } from './conformance.js';
 import { defaultDocumentPath } from './document.js';
 
 /**
@@ -43,7 +43,7 @@ function help(): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function main(argv: string[], cwd = process.cwd(), env = process.env): Promise<number> {
+export async function main(argv: string[], catalogue: Catalogue, cwd = process.cwd(), env = process.env): Promise<number> {
   const out = { write: (t: string) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true };
   try {
     const parsed = parseArgs(argv);
@@ -53,11 +53,11 @@ export async function main(argv: string[], cwd = process.cwd(), env = process.en
     }
     if (parsed.version) {
       const document = typeof parsed.document === 'string' ? resolve(cwd, parsed.document) : defaultDocumentPath();
-      out.write(`vault-conformance ${runnerVersion()}, document ${loadCatalogue(document).doc.version}\n`);
+      out.write(`vault-conformance ${runnerVersion()}, document ${loadCatalogue(document, catalogue).doc.version}\n`);
       return 0;
     }
     const settings = resolveSettings(parsed, cwd, env);
-    return (await runConformance(settings, out)).exitCode;
+    return (await runConformance(settings, out, catalogue)).exitCode;
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`vault-conformance: ${e.message}\n`);

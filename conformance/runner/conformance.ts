@@ -2,8 +2,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { catalogue } from '../cases/index.js';
-import { INELIGIBLE } from '../cases/ineligible.js';
 import type { AccountHolderDriver } from '../drivers/driver.js';
 import type { Case } from './case.js';
 import { lintCatalogue, selectCases } from './catalogue.js';
@@ -53,10 +51,16 @@ export function runnerVersion(): string {
   return '0.0.0';
 }
 
+/** The cases to run, made from the document, and the documented triples no case can exercise, with why. */
+export interface Catalogue {
+  cases(doc: ApiDocument): Case[];
+  ineligible: Record<string, string>;
+}
+
 /** Loads the document and the catalogue, and refuses a catalogue that breaks its own rules. */
-export function loadCatalogue(documentFile: string): { doc: ApiDocument; cases: Case[] } {
+export function loadCatalogue(documentFile: string, catalogue: Catalogue): { doc: ApiDocument; cases: Case[] } {
   const doc = ApiDocument.load(documentFile);
-  const cases = catalogue(doc);
+  const cases = catalogue.cases(doc);
   const problems = lintCatalogue(cases, doc);
   if (problems.length > 0) throw new Error(`the case catalogue breaks its rules:\n  ${problems.join('\n  ')}`);
   return { doc, cases };
@@ -68,11 +72,11 @@ function write(file: string, text: string): void {
 }
 
 /** One run: select, check the target, run, report. Usage and configuration problems throw UsageError. */
-export async function runConformance(settings: Settings, out: Output): Promise<RunSummary> {
+export async function runConformance(settings: Settings, out: Output, catalogue: Catalogue): Promise<RunSummary> {
   const started = performance.now();
   let loaded: { doc: ApiDocument; cases: Case[] };
   try {
-    loaded = loadCatalogue(settings.document);
+    loaded = loadCatalogue(settings.document, catalogue);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -139,7 +143,7 @@ export async function runConformance(settings: Settings, out: Output): Promise<R
     const generation = settings.generate
       ? await runGeneration(env, { count: settings.generate.count, timeLimitMs: settings.generate.timeLimitMs, jobs: settings.jobs, spend: settings.spend, only: settings.only, skip: settings.skip })
       : undefined;
-    const coverage = contractCoverage(doc, cases, results, INELIGIBLE);
+    const coverage = contractCoverage(doc, cases, results, catalogue.ineligible);
     const durationMs = performance.now() - started;
     if (results.length > 0) out.write(reporter.summary(results));
     if (generation) out.write(generationReport(generation, settings.seed, settings.generate!.count, (t) => secrets.mask(t)));

@@ -4,8 +4,7 @@ import type { Schemas } from './schemas.js';
 import type { Limits } from './limits.js';
 import type { Canaries } from './canaries.js';
 import type { Secrets } from './secrets.js';
-import type { Case, KeyRole } from './case.js';
-import { spendsOrCreates } from './case.js';
+import { spendsOrCreates, type CaseInfo, type KeyRole } from './needs.js';
 import { Account, DriverCalls } from './account.js';
 import { checkResponse } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
@@ -80,7 +79,7 @@ export class CaseContext {
 
   constructor(
     readonly env: RunEnvironment,
-    readonly spec: Case,
+    readonly spec: CaseInfo,
     attempt: number,
     manners?: { pace: boolean; honourRetryAfter: boolean },
   ) {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { connect as netConnect } from 'node:net';
-import { RunnerError } from './outcome.js';
+import { RunnerError } from './errors.js';
 
 /**
  * One HTTP request exactly as the case wrote it: the runner must be able to send what a generic

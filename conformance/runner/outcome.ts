@@ -1,4 +1,7 @@
 import type { Exchange } from './exchange.js';
+import type { RunnerError } from './errors.js';
+
+export { RunnerError, NotRun } from './errors.js';
 
 /** Where an expectation is written: a JSON pointer into the document and sections of the specification. */
 export interface Source {
@@ -17,20 +20,6 @@ export class CaseFailure extends Error {
     super(`expected ${expected}; received ${received}`);
   }
 }
-
-/** The runner, the driver or the network failed; never a verdict on the deployment. */
-export class RunnerError extends Error {
-  constructor(
-    readonly kind: 'network' | 'driver' | 'runner' | 'timeout',
-    message: string,
-    readonly exchange?: Exchange,
-  ) {
-    super(message);
-  }
-}
-
-/** Found while running: the case cannot run here (a deployment setting it cannot meet, say). */
-export class NotRun extends Error {}
 
 export type State = 'passed' | 'failed' | 'error' | 'not-run';
 

@@ -12,7 +12,7 @@ import { ROOT, startReference, type ReferenceServer } from './support/processes.
 /** The command line as QA meet it: exit codes, one-line usage errors, help, listing, reports, known deviations. */
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'conformance', 'runner', 'bin.ts'), ...args], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'conformance', 'bin.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, VAULT_DATA_DIR: join(tmpdir(), 'no-such-vault-data'), ...env },
     encoding: 'utf8',

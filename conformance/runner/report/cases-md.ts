@@ -1,5 +1,5 @@
 import { spendsOrCreates, type Case } from '../case.js';
-import { SECTIONS, chapterOf } from '../../cases/sections.js';
+import { SECTIONS, chapterOf } from '../sections.js';
 
 /**
  * CASES.md: every case of the catalogue, grouped by the section it proves first, committed so a

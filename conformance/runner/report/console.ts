@@ -2,7 +2,7 @@ import type { Case } from '../case.js';
 import type { CaseResult } from '../outcome.js';
 import type { CaseDetail } from '../run.js';
 import type { Secrets } from '../secrets.js';
-import { SECTIONS, chapterOf } from '../../cases/sections.js';
+import { SECTIONS, chapterOf } from '../sections.js';
 import { formatFailure } from './failure.js';
 
 export interface Output {

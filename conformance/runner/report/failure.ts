@@ -56,7 +56,7 @@ export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, s
   lines.push(`${state} ${c.id}: ${c.title}`);
   lines.push(`          proves section${c.sections.length > 1 ? 's' : ''} ${c.sections.join(', ')} (${c.level})${result.reason ? `; ${result.reason}` : ''}`);
   const failure = result.failure;
-  const ex = failure?.exchange ?? result.error?.exchange ?? detail.lastExchange;
+  const ex = failure?.exchange ?? detail.lastExchange;
   if (failure) {
     lines.push(...indent([failure.expected], 'Expected'));
     lines.push(...indent([failure.received], 'Received'));

@@ -41,7 +41,7 @@ export function jsonReport(input: JsonInput): string {
     cases: input.results.map((r) => {
       const c = byId.get(r.id)!;
       const detail = input.details.get(r.id);
-      const ex = r.failure?.exchange ?? r.error?.exchange ?? (r.state === 'failed' || r.state === 'error' ? detail?.lastExchange : undefined);
+      const ex = r.failure?.exchange ?? (r.state === 'failed' || r.state === 'error' ? detail?.lastExchange : undefined);
       return {
         id: r.id,
         title: c.title,

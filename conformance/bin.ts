@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-import { main } from './cli.js';
+import { main } from './runner/cli.js';
+import { CATALOGUE } from './cases/index.js';
 
-main(process.argv.slice(2)).then(
+// The command: the runner with this package's catalogue.
+main(process.argv.slice(2), CATALOGUE).then(
   (code) => {
     process.exitCode = code;
   },
