@@ -91,6 +91,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
   if (cases.length === 0 && !settings.generate) throw new UsageError('no case matches --only, --skip, --section and --level');
   if (settings.list) {
     out.write(listing(cases, settings.spend));
+    if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     return { exitCode: 0, results: [], coverage: [], durationMs: 0, seed: settings.seed, manualClock: false };
   }
   const known = settings.expectFail ? KnownDeviations.load(settings.expectFail) : new KnownDeviations();

@@ -28,7 +28,8 @@ export function changedOperationsReport(file: string, cases: Case[]): string {
     if (change.message) entry.messages.push(change.message);
     byOp.set(op, entry);
   }
-  const lines = [`contract changes ${diff.from ?? '?'} → ${diff.to ?? '?'}: ${byOp.size} operation(s) changed`];
+  const operations = [...byOp.keys()].filter((op) => op !== '(document)').length;
+  const lines = [`contract changes ${diff.from ?? '?'} → ${diff.to ?? '?'}: ${operations} operation(s) changed${byOp.has('(document)') ? ', and the document as a whole' : ''}`];
   for (const [op, entry] of byOp) {
     const covering = cases.filter((c) => operationOf(c) === op).map((c) => c.id);
     lines.push(`  ${op}${entry.breaking ? ' (breaking)' : ''}: ${entry.messages.length} change(s); ${covering.length ? `cases: ${covering.join(', ')}` : 'no case covers it'}`);
