@@ -160,8 +160,47 @@ export const CLIENT_ERROR_CODES = [
 ] as const satisfies readonly components['schemas']['ClientErrorCode'][];
 
 /**
- * The one-line meaning of each code, from the schema's `x-enumDescriptions`. The document gives it for
- * 0 of the 40 codes; the others have none here until the document has it.
+ * The one-line meaning of each code, from the schema's `x-enumDescriptions`.
  */
-export const CLIENT_ERROR_MEANINGS: Readonly<Partial<Record<components['schemas']['ClientErrorCode'], string>>> = {
+export const CLIENT_ERROR_MEANINGS: Readonly<Record<components['schemas']['ClientErrorCode'], string>> = {
+  token_not_found: "The token parses but matches no record (deleted record, removed or empty field, wrong label or kind, login without a TOTP secret); refetch the catalog.",
+  scope_denied: "The token is outside the key's scope.",
+  cross_user_denied: "The token belongs to another account; three such refusals within five minutes revoke the key.",
+  key_auto_revoked: "The key was revoked automatically after three cross_user_denied within five minutes.",
+  login_blocked: "The page is not the login's registered site or one of its extra sites, or the login has no website.",
+  merchant_blocked: "The card's private block list contains this host; do not retry.",
+  card_blocked: "The card number is ambiguous among several cards, or binding checks failed; every attempt gives the same result.",
+  limit_reached: "A spending limit on the agent card refused the fill.",
+  checkout_total_unknown: "The order total could not be established, so no limit was compared.",
+  plan_quota_reached: "The plan's payment quota or agent-card quota is reached.",
+  cvv_entry_required: "The security code is never stored; live entry by the account holder was missed or is unavailable.",
+  sensitive_data_blocked: "Page inspection (snapshot, frame listing) or an over-long selector after the first token fill.",
+  fill_rejected: "The field rejected the value (for example a maxlength shorter than the value).",
+  session_limit: "The concurrent proxy session limit is reached; the connection is refused.",
+  unavailable: "The proxy instance is shutting down (open a new connection), or the hosted tool server could not obtain a credential.",
+  unanswered: "The proxy stopped waiting for one call after 120 s; the session survives.",
+  request_timeout: "The SDK's deadline passed; terminal, the session closes.",
+  action_timeout: "The per-action bound passed; the session stays open.",
+  connection_resumed: "After a network drop with resume on, the call that was in flight fails with this.",
+  idle_timeout: "The session closed after 15 minutes with no message and no call in flight (WebSocket code 4008).",
+  hard_timeout: "The session closed 60 minutes after it started (WebSocket code 4009).",
+  insecure_site: "Residential egress is HTTPS only and the site cannot be loaded over HTTPS; not retryable.",
+  egress_unavailable: "The required residential egress could not be provided.",
+  write_outcome_unknown: "A login-creation call may or may not have been filed; do not retry.",
+  invalid_hint: "A page hint selector or frame is too long, or there are more than four hints of one kind.",
+  hint_unresolved: "A TOTP-secret hint matched too much.",
+  too_many_credentials: "The hosted tool server holds 50 live credentials for this connection (HTTP 429, with the seconds until the earliest expires).",
+  too_many_connections: "The hosted tool server connection ceiling (200 per account) is reached.",
+  attested_checkout_busy: "The concurrent attested-checkout ceiling is reached; it clears on its own, retry with backoff.",
+  signup_preapproval_too_many: "A pre-approved list add was refused: over 100 sites in one add or 300 on the list.",
+  login_extra_sites_limit: "More than 10 extra sign-in sites after reduction to hosts; nothing is saved (dashboard).",
+  api_key_label_too_long: "An API key name longer than 200 characters after trimming (dashboard).",
+  login_username_too_short: "A saved login username under 4 characters (dashboard).",
+  login_password_too_short: "A saved login password under 4 characters (dashboard).",
+  address_label_shape: "An address or identity label that is not 1 to 16 lowercase letters or digits (dashboard).",
+  address_label_reserved: "An address or identity label that is a reserved word such as card, city or email (dashboard).",
+  phone_shape: "A phone number with fewer than 4 digits after the country code or more than 15 in all (dashboard).",
+  agent_card_cap_not_enforceable: "A spending limit that is not greater than zero (dashboard).",
+  feedback_rate_limited: "More than 10 feedback messages in a rolling 24 hours (dashboard).",
+  label_unavailable: "Internal reason an approval could not complete (no free label for the site name); never returned to the agent.",
 };

@@ -845,7 +845,8 @@ export interface components {
          * @description Codes raised by the client library, the proxy and the dashboard (specification
          *     section 7.2), in the same `{code, error}` shape. The HTTP API described here never
          *     returns them; their HTTP statuses are not specified. `label_unavailable` is an
-         *     internal failure reason of an approval and is never returned to an agent.
+         *     internal failure reason of an approval and is never returned to an agent. Each
+         *     code's meaning and handling is in `x-enumDescriptions`.
          * @enum {string}
          */
         ClientErrorCode: "token_not_found" | "scope_denied" | "cross_user_denied" | "key_auto_revoked" | "login_blocked" | "merchant_blocked" | "card_blocked" | "limit_reached" | "checkout_total_unknown" | "plan_quota_reached" | "cvv_entry_required" | "sensitive_data_blocked" | "fill_rejected" | "session_limit" | "unavailable" | "unanswered" | "request_timeout" | "action_timeout" | "connection_resumed" | "idle_timeout" | "hard_timeout" | "insecure_site" | "egress_unavailable" | "write_outcome_unknown" | "invalid_hint" | "hint_unresolved" | "too_many_credentials" | "too_many_connections" | "attested_checkout_busy" | "signup_preapproval_too_many" | "login_extra_sites_limit" | "api_key_label_too_long" | "login_username_too_short" | "login_password_too_short" | "address_label_shape" | "address_label_reserved" | "phone_shape" | "agent_card_cap_not_enforceable" | "feedback_rate_limited" | "label_unavailable";
