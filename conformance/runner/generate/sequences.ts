@@ -251,7 +251,7 @@ export function sequenceProperty(): SequenceProperty {
     costs: {},
     rules: ['file', 'poll', 'approve', 'deny', 'set the username (again, or another)', 'rotate', 'the holder replaces the password', 'read the catalog'],
     weight: 10,
-    arbitrary: fc.commands(COMMANDS, { maxCommands: 14 }).map((cmds) => Object.assign(async (g: Gen) => {
+    arbitrary: fc.commands(COMMANDS, { maxCommands: 14, size: 'max' }).map((cmds) => Object.assign(async (g: Gen) => {
       const account = await g.ctx.account({ plan: 'Free' });
       const { key } = await account.issueKey({ signup: true });
       const real: Real = { g, account, key, count: { requests: 0 } };
