@@ -381,12 +381,17 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
         ...base,
         id: `${operationId}/generated-valid`,
         needs: { driver: true },
-        rules: ['website and email', 'email at 4 and 254 characters', 'a username of 4 or more', 'valid rule fields', 'wrong-typed rule fields (ignored)', 'rule fields at their bounds'],
+        rules: ['website and email', 'email at 4 and 254 characters', 'a username of 4 or more', 'valid rule fields', 'wrong-typed rule fields (ignored)', 'rule fields at their bounds', 'a body of exactly the cap'],
         weight: 8,
-        arbitrary: SIGNUP_BODY.map(({ body, shape }) => async (gen) => {
+        arbitrary: fc.tuple(SIGNUP_BODY, fc.nat(9), fc.boolean()).map(([{ body, shape }, atCap, chunked]) => async (gen) => {
           const key = await gen.stock.signupKey();
           gen.stock.pendingFiled(key);
-          return { rule: shape, call: { key: key.key, body: jsonText(numbers(body)) }, expect: { status: 202 } };
+          // One in ten is padded with whitespace (the same JSON) to exactly the body cap.
+          const cap = atCap === 0 ? gen.doc.limitsOf(operationId).find((l) => l.kind === 'body')?.value : undefined;
+          const text = jsonText(numbers(body));
+          return cap
+            ? { rule: 'a body of exactly the cap', call: { key: key.key, body: padTo(text, cap), chunked }, expect: { status: 202 } }
+            : { rule: shape, call: { key: key.key, body: text }, expect: { status: 202 } };
         }),
         verify(gen, _generated, ex) {
           gen.ctx.expectEqual((ex.response.json as Body).status, 'pending', 'a new request on an account with no pre-approved site is', { sections: ['3', '4.6'] }, ex);
@@ -423,9 +428,13 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
         id: `${operationId}/generated-valid`,
         needs: { driver: true },
         costs: { createsData: 'public recipe contributions', spends: 'recipe submissions' },
-        rules: ['a recipe of each kind and status', 'the wrapper with a claim', '$ members at any depth'],
+        rules: ['a recipe of each kind and status', 'the wrapper with a claim', '$ members at any depth', 'a body of exactly the cap'],
         weight: 2,
-        arbitrary: validBody(operationId).map(({ body, shape }) => async (gen) => ({ rule: shape, call: { key: await gen.stock.recipeKey(), json: body }, expect: { status: 202 } })),
+        arbitrary: fc.tuple(validBody(operationId), fc.nat(9)).map(([{ body, shape }, atCap]) => async (gen) => {
+          const cap = atCap === 0 ? gen.doc.limitsOf(operationId).find((l) => l.kind === 'body')?.value : undefined;
+          const key = await gen.stock.recipeKey();
+          return cap ? { rule: 'a body of exactly the cap', call: { key, body: padTo(jsonText(body), cap) }, expect: { status: 202 } } : { rule: shape, call: { key, json: body }, expect: { status: 202 } };
+        }),
       };
     case 'getRecipeSubmission':
     case 'getSignupRequest':
