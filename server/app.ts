@@ -21,7 +21,8 @@ import { signupHandlers } from './http/signup.js';
 import { linkBodyGates, linkHandlers } from './http/links.js';
 import { noStore } from './http/cache-control.js';
 import { fixturesRouter } from './http/fixtures/index.js';
-import { docsRoute } from './http/docs.js';
+import { docsRouter } from './http/docs.js';
+import { pages as linkPages } from './http/pages/negotiation.js';
 import { warmValidator } from './http/warm.js';
 import { parseQuery } from './http/query.js';
 import { RecipeRegistry } from './domain/recipes.js';
@@ -58,7 +59,8 @@ export function createApp(options: AppOptions) {
   const sealer = new Sealer(options.masterKey);
   const limiter = new Limiter(options.db, options.clock, contract, { overrides: config.limitOverrides });
   const recipes = options.recipes ?? new RecipeRegistry({ db: options.db, clock: options.clock, contract, log }, options.release ?? loadRelease(contract));
-  const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes };
+  const pages = linkPages(contract);
+  const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes, pages };
 
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(contract.doc) as never,
@@ -83,10 +85,11 @@ export function createApp(options: AppOptions) {
     beginRequestReads(options.db);
     next();
   });
-  app.get(['/docs', '/docs/'], docsRoute());
+  app.use(docsRouter());
   if (config.adminToken) app.use('/_fixtures', fixturesRouter(services, config.adminToken));
   app.use(matchOperation(contract));
   app.use(noStore);
+  app.use(pages.headers);
   app.use(init!, ...metadata!, ...responses!);
   app.use(authenticate(options.db));
   app.use(perMinuteLimits(limiter));
@@ -94,6 +97,7 @@ export function createApp(options: AppOptions) {
     readJsonBody({
       nesting: contract.limit('body-nesting-depth'),
       beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
+      takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
     }),
   );
   app.use(...requests!);
@@ -104,7 +108,7 @@ export function createApp(options: AppOptions) {
     await handler(req, res, services);
     if (!res.headersSent) next(new Error(`${op.operationId} sent no response`));
   });
-  app.use(errorHandler(contract, log));
+  app.use(errorHandler(contract, log, pages));
   // Compiles every validator before the first request (main.ts awaits it before listening).
   let warmed: Promise<void> | undefined;
   const ready = () => (warmed ??= warmValidator(app, contract, { init: init!, metadata: metadata!, requests: requests!, responses: responses! }));

@@ -366,7 +366,7 @@ export interface paths {
          *     `POST /v1/logins/requests` instead.
          *
          *     **Deprecated**, sunset 2027-06-01 (`x-sunset`): on or after that date the operation
-         *     may be removed from this document and from the service.
+         *     may be removed from the API and from the service.
          *
          *     The answer is the same whether or not an API key is sent, and whatever the key or
          *     the body, so the operation declares no security requirement: a key, valid or not,
@@ -410,7 +410,16 @@ export interface paths {
          *     Reading does not use the link up; the decision does. A link that is unknown, already
          *     decided, expired, of another kind, or of a deleted account answers 404 `not_found`.
          *
-         *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
+         *     **In a browser.** A request whose `Accept` prefers `text/html` to
+         *     `application/json`, as a browser's does, gets an HTML page instead: why the
+         *     purchase is held, and, where the deployment knows them, the amount, the merchant
+         *     and the declared total when it is offered; then a button for each decision the
+         *     hold accepts (approve at the page total unless the hold is `amount_mismatch`,
+         *     approve at the declared total when offered, deny). The buttons are plain forms that
+         *     post to `/v1/approvals/{token}/decide`. Any other `Accept`, or none, gets JSON.
+         *
+         *     Answers carry `Cache-Control: no-store`, since the link is a credential, and,
+         *     whichever the media type, the security headers each response lists.
          *
          *     **Limits.** The link lives 5 minutes from the hold.
          */
@@ -457,14 +466,21 @@ export interface paths {
          *
          *     After either refusal nothing is decided: the purchase stays pending and the link
          *     stays usable, so the account holder can decide again. A denial approves no total,
-         *     so these two rules do not apply to it (this document's choice).
+         *     so these two rules do not apply to it.
          *
          *     A decision that takes effect uses the link up: afterwards the link, `GET` included,
          *     answers 404 `not_found`, as does a link that is unknown, expired, of another kind,
          *     or of a deleted account. The answer's body names `status` and, on an approval, `at`;
          *     other members are not specified.
          *
-         *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
+         *     **In a browser.** The body may also be the form a browser posts,
+         *     `application/x-www-form-urlencoded` (`decision=approve&at=declared`), under the same
+         *     rules and the same 1 KB cap. A request whose `Accept` prefers `text/html` to
+         *     `application/json` gets each answer as an HTML page: the outcome, or the refusal
+         *     with a way back to the purchase.
+         *
+         *     Answers carry `Cache-Control: no-store`, since the link is a credential, and,
+         *     whichever the media type, the security headers each response lists.
          *
          *     The link is looked up before the body is read: an unknown, used or expired link
          *     answers 404 at once, whatever body is on its way.
@@ -512,7 +528,15 @@ export interface paths {
          *     that is unknown, expired, of another kind, or of a deleted account answers 404
          *     `not_found`.
          *
-         *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
+         *     **In a browser.** A request whose `Accept` prefers `text/html` to
+         *     `application/json`, as a browser's does, gets the same answer as an HTML page
+         *     instead: the site and email to approve, the reason an earlier approval could not
+         *     complete, and an Approve and a Deny button, plain forms that post
+         *     `decision=approve` or `decision=deny` to this link. Any other `Accept`, or none,
+         *     gets JSON.
+         *
+         *     Answers carry `Cache-Control: no-store`, since the link is a credential, and,
+         *     whichever the media type, the security headers each response lists.
          *
          *     **Limits.** The link lives as long as the request: 24 hours from filing.
          */
@@ -547,7 +571,14 @@ export interface paths {
          *     deleted account. The answer has the shape of `GET`'s; other members are not
          *     specified.
          *
-         *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
+         *     **In a browser.** The body may also be the form a browser posts,
+         *     `application/x-www-form-urlencoded` (`decision=approve`), under the same rules and
+         *     the same 1 KB cap. A request whose `Accept` prefers `text/html` to
+         *     `application/json` gets each answer as an HTML page: the outcome, or the reason the
+         *     approval could not complete with the buttons to try again, or the refusal.
+         *
+         *     Answers carry `Cache-Control: no-store`, since the link is a credential, and,
+         *     whichever the media type, the security headers each response lists.
          *
          *     The link is looked up before the body is read: an unknown, used or expired link
          *     answers 404 at once, whatever body is on its way.
@@ -588,14 +619,19 @@ export interface paths {
          *     never stores. This is an account-holder link, not an agent surface: the link's
          *     token is its only credential, no API key is sent, and agents never see the link.
          *
-         *     The link has only this `GET`, so opening it uses it up (this document's reading of
-         *     "single use"): the first read answers 200 and every later one 404 `not_found`, as
+         *     The link has only this `GET`, so opening it uses it up (it is single
+         *     use): the first read answers 200 and every later one 404 `not_found`, as
          *     does a link that is unknown, expired, of another kind, or of a deleted account. How
          *     the code itself is entered is not specified here, and neither is the body beyond
          *     being a JSON object. When the prompt is missed, the agent's fill fails with
          *     `cvv_entry_required`.
          *
-         *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
+         *     **In a browser.** A request whose `Accept` prefers `text/html` to
+         *     `application/json`, as a browser's does, gets an HTML page instead, saying what
+         *     the prompt is for and until when it is open. Any other `Accept`, or none, gets JSON.
+         *
+         *     Answers carry `Cache-Control: no-store`, since the link is a credential, and,
+         *     whichever the media type, the security headers each response lists.
          *
          *     **Limits.** The link lives about 3 minutes.
          */
@@ -631,12 +667,17 @@ export interface paths {
          *     an agent surface: the link's token is its only credential, no API key is sent, and
          *     agents never see the link.
          *
-         *     The link has only this `GET`, so opening it uses it up (this document's reading of
-         *     "single use"): the first read answers 200 and every later one 404 `not_found`, as
+         *     The link has only this `GET`, so opening it uses it up (it is single
+         *     use): the first read answers 200 and every later one 404 `not_found`, as
          *     does a link that is unknown, expired, of another kind, or of a deleted account. The
          *     body is not specified beyond being a JSON object.
          *
-         *     Responses carry `Cache-Control: no-store`: the page is reached through a credential.
+         *     **In a browser.** A request whose `Accept` prefers `text/html` to
+         *     `application/json`, as a browser's does, gets an HTML page instead, saying what
+         *     the handoff is for and until when it is open. Any other `Accept`, or none, gets JSON.
+         *
+         *     Answers carry `Cache-Control: no-store`, since the link is a credential, and,
+         *     whichever the media type, the security headers each response lists.
          *
          *     **Limits.** The link lives about 10 minutes.
          */
@@ -663,7 +704,7 @@ export interface paths {
          *     specified. The specification lists no error for it; the reference server's HTTP
          *     layer can still answer 408 or 431, as on every operation.
          *
-         *     The proxy itself speaks a WebSocket protocol at `{proxy_url}` that this document
+         *     The proxy itself speaks a WebSocket protocol at `{proxy_url}`, which this reference
          *     does not describe.
          */
         get: operations["getProxyHealth"];
@@ -692,7 +733,8 @@ export interface components {
          * @description A card as the catalog lists it. A card is either limited to an allow list of sites
          *     (`anySite: false`) or usable on any site (`anySite: true`, though it may still have a
          *     private block list; a fill on a blocked host fails with `merchant_blocked`). The
-         *     allow list and block list themselves are not listed. Further members: not shown.
+         *     allow list and block list themselves are not listed. Other members may be present; they
+         *     are not specified, so do not rely on them.
          */
         CardEntry: {
             /**
@@ -701,8 +743,8 @@ export interface components {
              */
             anySite: boolean;
             /**
-             * @description The card's tokens. The specification says only "card number and security-code
-             *     tokens"; the member names `number` and `securityCode` are this document's.
+             * @description The card's tokens: the card number (`number`) and the security code
+             *     (`securityCode`).
              */
             tokens: {
                 /** @description Card number token. */
@@ -754,7 +796,8 @@ export interface components {
         /**
          * IdentityTokens
          * @description The account holder's identity data as tokens, one per field. Identity field names
-         *     other than the six phone tokens are not specified. Further members: not shown.
+         *     other than the six phone tokens are not specified, and other members may be present:
+         *     do not rely on them.
          */
         IdentityTokens: {
             /**
@@ -781,14 +824,13 @@ export interface components {
             };
             /**
              * @description Names of the fields that are empty (keys of `tokens`). Their tokens resolve to
-             *     `token_not_found` until filled. Always present, empty when every field is filled
-             *     (this document's choice).
+             *     `token_not_found` until filled. Always present, empty when every field is filled.
              */
             missing: string[];
         };
         /**
          * AddressEntry
-         * @description A saved address as the catalog lists it. Further members: not shown.
+         * @description A saved address as the catalog lists it. Other members may be present; they are not specified, so do not rely on them.
          */
         AddressEntry: {
             /**
@@ -807,9 +849,8 @@ export interface components {
          *     logins, identity data and addresses. The agent fills forms with these tokens in the
          *     proxied browser, where the real values are substituted; it never sees a real value.
          *
-         *     The member names `identity` and `addresses` are this document's: the specification
-         *     names only "identity data and addresses". Token catalog fields beyond those named
-         *     here: not shown, so the object stays open.
+         *     Identity data is under `identity` and saved addresses under `addresses`. Other members
+         *     may be present; they are not specified, so do not rely on them.
          */
         TokenCatalog: {
             /**
@@ -920,11 +961,10 @@ export interface components {
          * Recipe
          * @description A recipe body: how an agent completes a checkout or an account creation on a site.
          *
-         *     The specification does not show the body's internal structure. It names only the
-         *     optional `evidence` and `preconditions` members. The other members here are this
-         *     document's choice: the fewest that let the registry index the recipe, answer per-URL
-         *     lookups and validate a submission. The object stays open; further members are kept
-         *     as sent (except names starting with `$`, removed on parse).
+         *     Besides the optional `evidence` and `preconditions`, the members here are the fewest
+         *     that let the registry index the recipe, answer per-URL lookups and validate a
+         *     submission. The object is open: further members are kept as sent (except names
+         *     starting with `$`, removed on parse).
          */
         Recipe: {
             key: components["schemas"]["RecipeKey"];
@@ -932,7 +972,7 @@ export interface components {
             status: components["schemas"]["RecipeStatus"];
             platform?: components["schemas"]["RecipePlatform"];
             /**
-             * @description The pages the recipe serves (this document's choice). A page is covered when one
+             * @description The pages the recipe serves. A page is covered when one
              *     of `hosts` equals the page's host or the host's registrable domain (Public Suffix
              *     List; compared in lower case), and its path starts with one of `paths`. Among the
              *     recipes covering a page, an exact host ranks above a registrable domain, then the
@@ -1331,8 +1371,7 @@ export interface components {
         /**
          * PurchaseApproval
          * @description What `GET /v1/approvals/{token}` shows the account holder about a purchase held for
-         *     approval. The specification does not show this body: it names only `kind` and
-         *     `offersDeclared`, and those are the members documented here. Other members may be
+         *     approval, when it asks for JSON: `kind` and `offersDeclared`. Other members may be
          *     present; their names and meaning are not specified, so do not rely on them.
          */
         PurchaseApproval: {
@@ -1352,6 +1391,16 @@ export interface components {
             offersDeclared: boolean;
         };
         /**
+         * LinkPage
+         * @description An HTML page for the account holder, answered instead of the JSON body when the
+         *     request's `Accept` prefers `text/html` to `application/json`, as a browser's does. It
+         *     needs no script and loads nothing (no image, font or stylesheet from anywhere); its
+         *     decision buttons are plain forms that post `application/x-www-form-urlencoded` to the
+         *     same link. Its wording and markup are not part of the contract: read the JSON
+         *     answer in a program.
+         */
+        LinkPage: string;
+        /**
          * LinkDecision
          * @description The account holder's decision on an account-holder link.
          * @enum {string}
@@ -1369,7 +1418,7 @@ export interface components {
              *     is accepted only when `GET /v1/approvals/{token}` shows `offersDeclared: true`
              *     (otherwise `declared_not_offered`); a hold of kind `amount_mismatch` accepts only
              *     `declared` (otherwise `declared_required`). A denial approves no total, so these
-             *     two rules do not apply to it (this document's choice).
+             *     two rules do not apply to it.
              * @default page
              * @enum {string}
              */
@@ -1377,9 +1426,9 @@ export interface components {
         };
         /**
          * LinkDecisionResult
-         * @description Answer of `POST /v1/approvals/{token}/decide` once the decision took effect. The
-         *     specification does not show this body; this document names `status` and `at`. Other
-         *     members may be present; their names and meaning are not specified.
+         * @description Answer of `POST /v1/approvals/{token}/decide` once the decision took effect. It names
+         *     `status` and `at`. Other members may be present; their names and meaning are not
+         *     specified, so do not rely on them.
          */
         LinkDecisionResult: {
             /**
@@ -1396,9 +1445,9 @@ export interface components {
         /**
          * SignupApproval
          * @description What the account holder sees on a signup request's link (`GET` and `POST
-         *     /v1/signup-requests/{token}`). The specification does not show this body; this
-         *     document names `status`, `website`, `email` and `approvalFailure`. Other members may
-         *     be present; their names and meaning are not specified, so do not rely on them.
+         *     /v1/signup-requests/{token}`) when it asks for JSON: `status`, `website`, `email` and
+         *     `approvalFailure`. Other members may be present; their names and meaning are not
+         *     specified, so do not rely on them.
          */
         SignupApproval: {
             /**
@@ -1553,6 +1602,10 @@ export interface components {
         LinkNotFound: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                Vary: components["headers"]["VaryAccept"];
                 [name: string]: unknown;
             };
             content: {
@@ -1560,6 +1613,7 @@ export interface components {
                     /** @constant */
                     code: "not_found";
                 };
+                "text/html": components["schemas"]["LinkPage"];
             };
         };
         /**
@@ -1569,6 +1623,10 @@ export interface components {
         LinkDecisionTooLarge: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                Vary: components["headers"]["VaryAccept"];
                 [name: string]: unknown;
             };
             content: {
@@ -1576,6 +1634,7 @@ export interface components {
                     /** @constant */
                     code: "bad_request";
                 };
+                "text/html": components["schemas"]["LinkPage"];
             };
         };
     };
@@ -1596,8 +1655,7 @@ export interface components {
         TokenCatalogUrl: string;
         /**
          * @description Alias of `url`, with the same effect; it may carry just the page's host name
-         *     (`www.acme.com`). When both are sent, `url` is used and `host` is ignored (this
-         *     document's choice).
+         *     (`www.acme.com`). When both are sent, `url` is used and `host` is ignored.
          * @example www.acme.com
          */
         TokenCatalogHost: string;
@@ -1661,6 +1719,28 @@ export interface components {
          * @example 23
          */
         RetryAfterWhenRateLimited: number;
+        /**
+         * @description On every answer of an account-holder link: no script, no frame, no resource from
+         *     anywhere, and forms post only to the same origin. The page's one inline stylesheet
+         *     is allowed by its hash.
+         * @example default-src 'none'; style-src 'sha256-3yrv6kZ7Vt5LdVHQoX1UxRqY+7qPkV1yL4kqyq4bXJM='; form-action 'self'; frame-ancestors 'none'; base-uri 'none'
+         */
+        LinkContentSecurityPolicy: string;
+        /**
+         * @description On every answer of an account-holder link; a browser takes the `Content-Type` as sent.
+         * @example nosniff
+         */
+        NoSniff: "nosniff";
+        /**
+         * @description On every answer of an account-holder link; the link is a credential, so a page never names it to another site.
+         * @example no-referrer
+         */
+        NoReferrer: "no-referrer";
+        /**
+         * @description On every answer of an account-holder link; the body depends on `Accept` (an HTML page or JSON).
+         * @example Accept
+         */
+        VaryAccept: "Accept";
     };
     pathItems: never;
 }
@@ -1685,8 +1765,7 @@ export interface operations {
                 url?: components["parameters"]["TokenCatalogUrl"];
                 /**
                  * @description Alias of `url`, with the same effect; it may carry just the page's host name
-                 *     (`www.acme.com`). When both are sent, `url` is used and `host` is ignored (this
-                 *     document's choice).
+                 *     (`www.acme.com`). When both are sent, `url` is used and `host` is ignored.
                  * @example www.acme.com
                  */
                 host?: components["parameters"]["TokenCatalogHost"];
@@ -2243,10 +2322,15 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PurchaseApproval"];
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             404: components["responses"]["LinkNotFound"];
@@ -2273,6 +2357,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PurchaseDecision"];
+                "application/x-www-form-urlencoded": components["schemas"]["PurchaseDecision"];
             };
         };
         responses: {
@@ -2280,10 +2365,15 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LinkDecisionResult"];
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             /**
@@ -2296,6 +2386,10 @@ export interface operations {
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2303,6 +2397,7 @@ export interface operations {
                         /** @enum {unknown} */
                         code: "bad_request" | "declared_not_offered" | "declared_required";
                     };
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             404: components["responses"]["LinkNotFound"];
@@ -2333,10 +2428,15 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SignupApproval"];
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             404: components["responses"]["LinkNotFound"];
@@ -2363,6 +2463,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SignupDecision"];
+                "application/x-www-form-urlencoded": components["schemas"]["SignupDecision"];
             };
         };
         responses: {
@@ -2374,10 +2475,15 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SignupApproval"];
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             /**
@@ -2388,6 +2494,10 @@ export interface operations {
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2395,6 +2505,7 @@ export interface operations {
                         /** @constant */
                         code: "bad_request";
                     };
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             404: components["responses"]["LinkNotFound"];
@@ -2425,10 +2536,15 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CvvRequest"];
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             404: components["responses"]["LinkNotFound"];
@@ -2458,10 +2574,15 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["NoReferrer"];
+                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeRequest"];
+                    "text/html": components["schemas"]["LinkPage"];
                 };
             };
             404: components["responses"]["LinkNotFound"];

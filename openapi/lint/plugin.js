@@ -142,10 +142,14 @@ function ErrorResponseSchema(options) {
             report(`The ${status} response has no body; every client error is a JSON \`{code, error}\`.`, response.location);
             continue;
           }
-          for (const type of Object.keys(content.node)) {
+          // A browser may be offered a page for people beside the JSON (an account-holder link's
+          // text/html), never instead of it: programs branch on the JSON's `code`.
+          const types = Object.keys(content.node);
+          const hasJson = types.some((type) => JSON_MEDIA_TYPE.test(type));
+          for (const type of types) {
             const mediaType = member(ctx, content, type);
             if (!JSON_MEDIA_TYPE.test(type)) {
-              report(`The ${status} response is ${type}; every client error is JSON.`, mediaType.location);
+              if (!hasJson) report(`The ${status} response is ${type} only; every client error is JSON, a page for people at most beside it.`, mediaType.location);
               continue;
             }
             const { problem, location } = errorSchemaProblem(ctx, mediaType, errorSchemas);

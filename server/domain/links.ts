@@ -62,6 +62,19 @@ export function readPurchaseApproval(deps: SignupDeps, token: string): PurchaseA
   return { status: 'pending', kind: details.kind, offersDeclared: details.offersDeclared, expiresAt: link.expires_at };
 }
 
+/** What the account holder's page shows of a hold besides its view, as the proxy described it. */
+export interface PurchaseHoldShown {
+  amount?: string;
+  merchant?: string;
+  declaredTotal?: string;
+}
+
+export function readPurchaseHold(deps: SignupDeps, token: string): PurchaseApprovalView & { shown: PurchaseHoldShown } {
+  const view = readPurchaseApproval(deps, token);
+  const { amount, merchant, declaredTotal } = JSON.parse(liveLink(deps, token, 'purchase').details) as PurchaseHoldShown;
+  return { ...view, shown: { amount, merchant, declaredTotal } };
+}
+
 /**
  * Decides a held purchase. `at` chooses the total the approval stands for (default `page`). A
  * refused `at` leaves the link pending and usable. The `at` rules bind approvals only: a denial

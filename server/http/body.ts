@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import type { LimitDef } from '../contract.js';
+import type { LimitDef, Operation } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
 import { context } from './context.js';
 
@@ -9,7 +9,11 @@ export interface BodyRules {
   nesting: LimitDef;
   /** Runs before the body is read, whether or not one is sent; throws to refuse the request. */
   beforeBody?: (req: Request) => void;
+  /** Whether the operation also takes the form a browser posts (`application/x-www-form-urlencoded`). */
+  takesForm?: (op: Operation) => boolean;
 }
+
+const FORM = 'application/x-www-form-urlencoded';
 
 // fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD (which would store
 // text the client never sent). ignoreBOM keeps a byte order mark in the text, so JSON.parse
@@ -52,7 +56,11 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
       req.off('data', onData).off('end', onEnd).off('error', onError);
       if (err) return refuse(req, next, err);
       try {
-        req.body = parse(Buffer.concat(chunks, size), maxDepth, op.removedKeyPrefix, op.validationErrorCode);
+        const raw = Buffer.concat(chunks, size);
+        req.body =
+          rules.takesForm?.(op) && req.is(FORM)
+            ? parseForm(raw, op.validationErrorCode)
+            : parse(raw, maxDepth, op.removedKeyPrefix, op.validationErrorCode);
         next();
       } catch (e) {
         next(e);
@@ -99,6 +107,31 @@ function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined,
   }
   if (!wellFormed(value)) throw refuse('The request body has a string with half of a surrogate pair, which is not a character.');
   return removedPrefix ? strip(value, removedPrefix) : value;
+}
+
+/**
+ * A form as a browser posts it (an account-holder page's buttons): UTF-8 text, as the page says
+ * with its charset. A name sent twice keeps every value, so the schema refuses it rather than one
+ * value being picked; nothing nests, so no depth is measured.
+ */
+function parseForm(raw: Buffer, code: string): Record<string, string | string[]> {
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw new ApiError(400, code, 'The request body is not valid UTF-8.');
+  }
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (LONE_SURROGATE.test(name) || LONE_SURROGATE.test(value)) {
+      throw new ApiError(400, code, 'The request body has a string with half of a surrogate pair, which is not a character.');
+    }
+    const before = Object.hasOwn(out, name) ? out[name] : undefined;
+    const next = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
+    // defineProperty, so a field named "__proto__" stays a plain member and never a prototype.
+    Object.defineProperty(out, name, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /**

@@ -6,6 +6,10 @@ import { context } from './context.js';
 import { hasBody } from './body.js';
 import { loggedPath, type Log } from './logging.js';
 import { describeProblems, type ValidatorProblem } from './validation-codes.js';
+import type { Pages } from './pages/negotiation.js';
+import { sendPage } from './pages/html.js';
+import { errorPage } from './pages/error-page.js';
+import { linkPageOf } from './links.js';
 
 interface ValidatorError {
   status: number;
@@ -22,9 +26,17 @@ function isValidatorError(err: unknown): err is ValidatorError {
  * The one place an error becomes a response: always the specification's `{code, error}`, never a
  * stack trace. Anything unexpected is a 500 whose details go to the log, not to the caller.
  */
-export function errorHandler(contract: Contract, log: (line: Record<string, unknown>) => void): ErrorRequestHandler {
+export function errorHandler(contract: Contract, log: (line: Record<string, unknown>) => void, pages?: Pages): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const op = context(req).operation;
+    const send = (res: Response, status: number, body: { code: string; error: string } & Record<string, unknown>) => {
+      // A browser on an account-holder link reads the same refusal as a page.
+      if (pages?.wanted(req, status) && !res.headersSent) {
+        closeIfUnread(res);
+        return sendPage(res, status, errorPage(status, body.error, linkPageOf(op!.operationId, context(req).params.token ?? '')));
+      }
+      return sendJson(res, status, body);
+    };
     if (err instanceof ApiError) {
       for (const [name, value] of Object.entries(err.extra.headers ?? {})) res.setHeader(name, value);
       if (err.extra.retryAfter !== undefined) res.setHeader('Retry-After', String(err.extra.retryAfter));
@@ -35,7 +47,10 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
       if (err.status === 404 || !op) return send(res, 404, { code: 'not_found', error: `No endpoint at ${req.path}.` });
       if (err.status === 405) return send(res, 405, { code: 'bad_request', error: err.message });
       if (err.status === 415) {
-        const error = 'Send the body as JSON, with Content-Type: application/json.';
+        // An account-holder link also takes the form its page posts.
+        const types = Object.keys(contract.resolve(op.raw.requestBody)?.content ?? {});
+        const error =
+          types.length > 1 ? `Send the body with one of these Content-Types: ${types.join(', ')}.` : 'Send the body as JSON, with Content-Type: application/json.';
         // invalid_recipe always lists its problems; the body's media type is the one here.
         const errors = op.validationErrorCode === 'invalid_recipe' ? { errors: [{ path: '', message: 'is not sent with Content-Type: application/json' }] } : {};
         return send(res, 400, { code: op.validationErrorCode, error, ...errors });
@@ -59,13 +74,17 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
   };
 }
 
-function send(res: Response, status: number, body: Record<string, unknown>) {
+function sendJson(res: Response, status: number, body: Record<string, unknown>) {
   if (res.headersSent) return res.end();
-  // Refused before its body was read (an unknown link, a missing key, a body over the cap): the
-  // connection closes after the answer, so a slow or unwanted body holds nothing.
-  if (hasBody(res.req.headers) && !res.req.complete) res.setHeader('Connection', 'close');
+  closeIfUnread(res);
   // Response validation is for what handlers return; an error body is built here from the document's codes.
   res.status(status).type('application/json').end(JSON.stringify(body));
+}
+
+// Refused before its body was read (an unknown link, a missing key, a body over the cap): the
+// connection closes after the answer, so a slow or unwanted body holds nothing.
+function closeIfUnread(res: Response) {
+  if (hasBody(res.req.headers) && !res.req.complete) res.setHeader('Connection', 'close');
 }
 
 function bodyPointer(path: string | undefined): string {

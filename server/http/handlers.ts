@@ -6,6 +6,7 @@ import type { Limiter } from '../domain/limiter.js';
 import type { Contract } from '../contract.js';
 import type { ServerConfig } from '../config.js';
 import type { RecipeRegistry } from '../domain/recipes.js';
+import type { Pages } from './pages/negotiation.js';
 
 /** What every handler may use; handlers take validated input and call the domain. */
 export interface Services {
@@ -17,6 +18,8 @@ export interface Services {
   config: ServerConfig;
   /** The recipe registry: the loaded release, contributions, lookups and screening. */
   recipes: RecipeRegistry;
+  /** Which answers go to a browser as a page (the account-holder links). */
+  pages: Pages;
 }
 
 export type Handler = (req: Request, res: Response, services: Services) => void | Promise<void>;

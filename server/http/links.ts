@@ -6,36 +6,59 @@ import {
   liveLink,
   openPrompt,
   readPurchaseApproval,
+  readPurchaseHold,
   readSignupApproval,
   type PurchaseAt,
 } from '../domain/links.js';
+import { sendPage } from './pages/html.js';
+import { signupPage } from './pages/signup-page.js';
+import { purchaseOutcomePage, purchasePage } from './pages/purchase-page.js';
+import { promptPage } from './pages/prompt-page.js';
 
-/** Tag Account-holder links (section 4.11), and the proxy health check (4.12). No API key: the token is the credential. */
+/**
+ * Tag Account-holder links (section 4.11), and the proxy health check (4.12). No API key: the token
+ * is the credential. Each link answers a browser with a page and everyone else with JSON; the two
+ * are the same answer (the page is rendered from the JSON view), so they cannot disagree.
+ */
 export const linkHandlers: Handlers = {
   getPurchaseApproval(req, res, services) {
-    res.status(200).json(readPurchaseApproval(services, context(req).params.token!));
+    const token = context(req).params.token!;
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(readPurchaseApproval(services, token));
+    sendPage(res, 200, purchasePage(readPurchaseHold(services, token), token));
   },
 
   decidePurchaseApproval(req, res, services) {
+    const token = context(req).params.token!;
     const body = req.body as { decision: 'approve' | 'deny'; at?: PurchaseAt };
-    res.status(200).json(decidePurchaseApproval(services, context(req).params.token!, body.decision, body.at));
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(decidePurchaseApproval(services, token, body.decision, body.at));
+    // Read before deciding: a decision that takes effect uses the link up.
+    const { shown } = readPurchaseHold(services, token);
+    sendPage(res, 200, purchaseOutcomePage(decidePurchaseApproval(services, token, body.decision, body.at), shown));
   },
 
   getSignupApproval(req, res, services) {
-    res.status(200).json(readSignupApproval(services, context(req).params.token!));
+    const view = readSignupApproval(services, context(req).params.token!);
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
+    sendPage(res, 200, signupPage(view, services));
   },
 
   decideSignupApproval(req, res, services) {
     const body = req.body as { decision: 'approve' | 'deny' };
-    res.status(200).json(decideSignupApproval(services, context(req).params.token!, body.decision));
+    const view = decideSignupApproval(services, context(req).params.token!, body.decision);
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
+    sendPage(res, 200, signupPage(view, services));
   },
 
   getCvvRequest(req, res, services) {
-    res.status(200).json(openPrompt(services, context(req).params.token!, 'cvv'));
+    const view = openPrompt(services, context(req).params.token!, 'cvv');
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
+    sendPage(res, 200, promptPage(view, 'cvv'));
   },
 
   getChallengeRequest(req, res, services) {
-    res.status(200).json(openPrompt(services, context(req).params.token!, 'challenge'));
+    const view = openPrompt(services, context(req).params.token!, 'challenge');
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
+    sendPage(res, 200, promptPage(view, 'challenge'));
   },
 
   getProxyHealth(_req, res) {
@@ -56,3 +79,10 @@ export const linkBodyGates: BodyGates = {
     liveLink(services, context(req).params.token!, 'signup');
   },
 };
+
+/** Where a refused decision's page sends the account holder back to: the link's own page. */
+export function linkPageOf(operationId: string, token: string): string | undefined {
+  if (operationId === 'decideSignupApproval') return encodeURIComponent(token);
+  if (operationId === 'decidePurchaseApproval') return `../${encodeURIComponent(token)}`;
+  return undefined;
+}
