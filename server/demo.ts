@@ -1,8 +1,10 @@
 import type { Db } from './store/db.js';
 import type { Sealer } from './store/secrets.js';
 import { createKey } from './store/keys.js';
-import { insertCard } from './store/cards.js';
-import { insertLogin } from './store/logins.js';
+import { allowSitesByCard, insertCard, listCards } from './store/cards.js';
+import { extraSitesByLogin, insertLogin, listLogins } from './store/logins.js';
+import { getAccount } from './store/accounts.js';
+import type { RecipeRegistry, Lookup } from './domain/recipes.js';
 import { insertAddress, setIdentityFields } from './store/profile.js';
 import { openAccount } from './domain/accounts.js';
 import { tokenFieldsOfIdentityField } from './domain/profile-fields.js';
@@ -65,4 +67,58 @@ export function seedDemo(db: Db, sealer: Sealer, now: number): DemoAccount {
     const signup = createKey(db, { accountId, name: 'Demo agent with signup permission', signupEnabled: true, scoped: false, now });
     return { accountId, keys: { agent: agent.secret, signup: signup.secret } };
   })();
+}
+
+const SLOTS = ['merchant', 'platform', 'signup', 'signupPlatform'] as const;
+
+/**
+ * What a newcomer needs to try the catalog's `url` filter and the recipe lookup without guessing:
+ * the account's plan, the sites of its cards and logins as they are now, and a page for each slot
+ * of the recipe lookup, found by looking up the release's own pages.
+ */
+export function describeDemo(db: Db, registry: RecipeRegistry, accountId: string): string[] {
+  const account = getAccount(db, accountId);
+  if (!account) return [];
+  const allow = allowSitesByCard(db, accountId);
+  const cards = listCards(db, accountId).map((c) => {
+    const where = c.any_site ? 'any site' : `${(allow.get(c.id) ?? []).join(', ') || 'no site'} only`;
+    return c.agent ? `${where} (agent card)` : where;
+  });
+  const extra = extraSitesByLogin(db, accountId);
+  const logins = listLogins(db, accountId).map((l) => {
+    const sites = [l.website ?? 'no website', ...(extra.get(l.id) ?? [])].join(', ');
+    return `${l.label} (${sites}${l.has_totp ? ', with TOTP' : ''})`;
+  });
+  const firstSite = listLogins(db, accountId).find((l) => l.website)?.website;
+  return [
+    `  demo plan: ${account.plan}`,
+    `  demo cards: ${cards.join('; ') || 'none'}`,
+    `  demo logins: ${logins.join('; ') || 'none'}`,
+    ...(firstSite ? [`  try the url filter: GET /v1/tokens?url=https://${firstSite}/`] : []),
+    `  recipe lookup (GET /v1/recipes?url=<page>), registry ${registry.release.registryVersion}:`,
+    ...recipePages(registry).map(({ url, slots }) => `    ${slots.join(', ')}: ${url}`),
+  ];
+}
+
+/** Pages of the release's recipes, fewest first that together fill every slot some page fills. */
+function recipePages(registry: RecipeRegistry): { url: string; slots: string[] }[] {
+  const candidates = registry.release.recipes.flatMap((r) => {
+    const match = (r as { match?: { hosts?: string[]; paths?: string[] } }).match;
+    const host = match?.hosts?.[0];
+    return host ? [`https://${host}${match?.paths?.[0] ?? '/'}`] : [];
+  });
+  const filled = candidates.map((url) => {
+    const found: Lookup = registry.lookup(url);
+    return { url, slots: SLOTS.filter((slot) => found[slot] !== null) as string[] };
+  });
+  const chosen: { url: string; slots: string[] }[] = [];
+  const covered = new Set<string>();
+  for (;;) {
+    const best = filled
+      .map((f) => ({ ...f, fresh: f.slots.filter((s) => !covered.has(s)).length }))
+      .sort((a, b) => b.fresh - a.fresh)[0];
+    if (!best || best.fresh === 0) return chosen;
+    chosen.push({ url: best.url, slots: best.slots });
+    for (const slot of best.slots) covered.add(slot);
+  }
 }

@@ -9,7 +9,10 @@ import { loadContract } from './contract.js';
 import { parseLimitOverrides } from './config.js';
 import { loadMasterKey, MissingMasterKeyError } from './master-key.js';
 import { createApp } from './app.js';
-import { seedDemo, type DemoAccount } from './demo.js';
+import { describeDemo, seedDemo, type DemoAccount } from './demo.js';
+import { RecipeRegistry } from './domain/recipes.js';
+import { watchNewLinks } from './store/outbox.js';
+import { outboxLine } from './outbox.js';
 import { loadRelease, type Release } from './domain/registry.js';
 import { createHttpServer, httpSettings } from './http/server.js';
 import { jsonLog } from './http/logging.js';
@@ -117,12 +120,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const previous: Partial<LocalConfig> = existsSync(localFile) ? JSON.parse(readFileSync(localFile, 'utf8')) : {};
 const adminToken = env.VAULT_ADMIN_TOKEN ?? (demo ? (previous.adminToken ?? `adm_${randomBytes(18).toString('base64url')}`) : undefined);
 
+const recipes = new RecipeRegistry({ db, clock, contract, log: jsonLog }, release);
 const app = createApp({
   db,
   clock,
   masterKey,
   contract,
-  release,
+  recipes,
   config: {
     validateResponses: env.VAULT_VALIDATE_RESPONSES !== '0',
     adminToken,
@@ -133,10 +137,12 @@ const app = createApp({
 // Compile every validator before serving, so the first request is answered as fast as the rest;
 // a request that arrives meanwhile waits for it.
 await app.ready();
+const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
+// The outbox, watching before the first request is served: links are credentials, so only a demo
+// prints them, and never in the request log.
+if (demo) watchNewLinks(db, sealer, (link) => process.stdout.write(`${outboxLine(contract, baseUrl, link)}\n`));
 server.serve(app);
 {
-  const address = server.address() as AddressInfo;
-  const baseUrl = `http://${host}:${address.port}`;
   const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs`, `  database: ${dbPath}`];
   if (demo) {
     const account: DemoAccount = previous.accountId && previous.keys ? (previous as DemoAccount) : seedDemo(db, sealer, clock.now());
@@ -147,7 +153,10 @@ server.serve(app);
       `  demo key (catalog and recipes): ${account.keys.agent}`,
       `  demo key (with signup permission): ${account.keys.signup}`,
       `  fixture admin token: ${adminToken}`,
+      `  fixture surface docs: ${baseUrl}/docs/fixtures`,
       `  settings for the conformance runner and examples: ${localFile}`,
+      ...describeDemo(db, recipes, account.accountId),
+      '  account-holder links are printed below as they are sent; open one in a browser to decide',
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
