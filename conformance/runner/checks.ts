@@ -27,12 +27,22 @@ export function checkResponse(doc: ApiDocument, schemas: Schemas, canaries: Cana
       ex,
     );
   }
-  const media = documented.node.content?.['application/json'];
-  if (media) {
+  const types = Object.keys(documented.node.content ?? {});
+  if (types.length > 0) {
     const type = response.headers['content-type'] ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
-      return new CaseFailure('Content-Type application/json', type === '' ? 'no Content-Type' : `Content-Type ${type}`, { pointer: `${documented.pointer}/content`, sections: ['4', '7'] }, ex);
+    const media = types.find((t) => t.toLowerCase() === type.split(';')[0]!.trim().toLowerCase());
+    if (!media) {
+      return new CaseFailure(`Content-Type ${types.join(' or ')}`, type === '' ? 'no Content-Type' : `Content-Type ${type}`, { pointer: `${documented.pointer}/content`, sections: ['4', '7'] }, ex);
     }
+    // Of the documented types, the one the request asked for: a JSON client never gets a page.
+    const accept = (ex.request.headers.accept ?? '*/*').toLowerCase();
+    if (types.length > 1 && !accept.includes('*/*') && !accept.includes(media.toLowerCase())) {
+      return new CaseFailure(`Content-Type ${accept} (the request's Accept)`, `Content-Type ${type}`, { pointer: `${documented.pointer}/content`, sections: ['4', '4.11'] }, ex);
+    }
+  }
+  const isJson = /^application\/json\s*(;|$)/i.test(response.headers['content-type'] ?? '');
+  // A page for a browser (the account-holder links' text/html) has no schema beyond its type.
+  if (types.includes('application/json') && isJson) {
     if (response.json === undefined) {
       return new CaseFailure('a JSON body', response.text === '' ? 'an empty body' : 'a body that is not JSON', { pointer: `${documented.pointer}/content`, sections: ['4', '7'] }, ex);
     }
@@ -42,7 +52,7 @@ export function checkResponse(doc: ApiDocument, schemas: Schemas, canaries: Cana
       return new CaseFailure(`a body valid against the documented schema`, problems.join('; '), { pointer: schemaPointer, sections: op.sections }, ex);
     }
   }
-  if (response.status >= 400) {
+  if (response.status >= 400 && isJson) {
     const failure = checkError(doc, ex, documented.pointer);
     if (failure) return failure;
   }

@@ -226,6 +226,7 @@ function wholeBodyBreaks(g: Gen, operationId: string): Break[] {
   const validation = op.raw['x-validation-error-code'] ?? 'bad_request';
   const cap = g.doc.limitsOf(operationId).find((l) => l.kind === 'body');
   const depth = op.limits.includes('body-nesting-depth') ? g.ctx.limits.value('body-nesting-depth') : undefined;
+  const accepted = Object.keys(g.doc.resolve(op.raw.requestBody)?.content ?? {});
   const breaks: Break[] = [
     {
       rule: 'a body that is not JSON',
@@ -235,8 +236,8 @@ function wholeBodyBreaks(g: Gen, operationId: string): Break[] {
       schemaRule: false,
     },
     {
-      rule: 'a Content-Type other than JSON',
-      make: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml').map((type) => (b: Body) => ({ text: jsonText(b), contentType: type })),
+      rule: 'a Content-Type the operation does not take',
+      make: fc.constantFrom(...['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data'].filter((t) => !accepted.includes(t))).map((type) => (b: Body) => ({ text: jsonText(b), contentType: type })),
       status: 400,
       code: validation,
       schemaRule: false,
