@@ -1,6 +1,8 @@
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
+import type { Exchange } from '../runner/exchange.js';
+import { fileSignup, pollBody, signupSetup } from './support.js';
 
 /**
  * Section 4.11: the account-holder links. Single use, self-expiring, the token the only
@@ -223,6 +225,83 @@ function commonCases(): Case[] {
   ];
 }
 
+/** Headers that differ between any two answers; every other header of a page is the JSON answer's. */
+const PER_ANSWER = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'etag', 'last-modified', 'transfer-encoding']);
+
+function expectSameHeaders(ctx: CaseContext, page: Exchange, json: Exchange): void {
+  const kept = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !PER_ANSWER.has(k)).sort());
+  ctx.expectEqual(kept(page.response.headers), kept(json.response.headers), "the page's headers (security headers, Cache-Control) equal to the JSON answer's:", { sections: ['4.11'] }, page);
+}
+
+const HTML = { accept: 'text/html' };
+
+function pageCases(): Case[] {
+  return [
+    defineCase({
+      id: 'getSignupApproval/page-for-a-browser',
+      title: 'Shows a browser a page naming the site and email',
+      sections: ['4.11'],
+      level: 'should',
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const filed = await fileSignup(ctx, key);
+        const token = await account.signupLink(filed.requestId);
+        const page = await ctx.call('getSignupApproval', { params: { token }, headers: HTML });
+        ctx.expectStatus(page, 200);
+        ctx.check(/^text\/html/.test(page.response.headers['content-type'] ?? ''), 'a text/html page', page.response.headers['content-type'] ?? '', {}, page);
+        for (const shown of [filed.site, filed.email]) ctx.check(page.response.text.includes(shown), `the page naming ${shown}`, 'not named', {}, page);
+        expectSameHeaders(ctx, page, await ctx.call('getSignupApproval', { params: { token } }));
+      },
+    }),
+    defineCase({
+      id: 'decideSignupApproval/form-from-the-page',
+      title: "Takes the page's form post and approves the request",
+      sections: ['4.11', '3'],
+      level: 'should',
+      needs: { driver: true },
+      costs: {},
+      async run(ctx) {
+        const { account, key } = await signupSetup(ctx);
+        const filed = await fileSignup(ctx, key);
+        const token = await account.signupLink(filed.requestId);
+        const ex = await ctx.call('decideSignupApproval', { params: { token }, body: 'decision=approve', contentType: 'application/x-www-form-urlencoded', headers: HTML });
+        ctx.expectStatus(ex, 200);
+        ctx.check(/^text\/html/.test(ex.response.headers['content-type'] ?? ''), 'a text/html page with the outcome', ex.response.headers['content-type'] ?? '', {}, ex);
+        ctx.expectEqual((await pollBody(ctx, key, filed.requestId)).status, 'approved', "the agent's poll after the holder approved on the page:", { sections: ['3'] });
+      },
+    }),
+    defineCase({
+      id: 'getPurchaseApproval/page-for-a-browser',
+      title: 'Shows a browser a page for a held purchase, with the same headers',
+      sections: ['4.11'],
+      level: 'should',
+      needs: { driver: ['holdPurchase'] },
+      costs: {},
+      async run(ctx) {
+        const token = await (await ctx.account()).holdPurchase({ kind: 'amount_mismatch', offersDeclared: true });
+        const page = await ctx.call('getPurchaseApproval', { params: { token }, headers: HTML });
+        ctx.expectStatus(page, 200);
+        expectSameHeaders(ctx, page, await ctx.call('getPurchaseApproval', { params: { token } }));
+      },
+    }),
+    defineCase({
+      id: 'getPurchaseApproval/unknown-token-page',
+      title: 'Shows a browser a not-found page for an unknown link',
+      sections: ['4.11'],
+      level: 'should',
+      needs: {},
+      costs: {},
+      async run(ctx) {
+        const page = await ctx.call('getPurchaseApproval', { params: { token: `lnk_${ctx.unique()}unknown` }, headers: HTML });
+        ctx.expectStatus(page, 404);
+        ctx.expectEqual(page.response.headers['cache-control'], 'no-store', 'Cache-Control', {}, page);
+      },
+    }),
+  ];
+}
+
 export function linkCases(): Case[] {
-  return [...purchaseCases(), ...promptCases(), ...commonCases()];
+  return [...purchaseCases(), ...promptCases(), ...commonCases(), ...pageCases()];
 }
