@@ -4,15 +4,18 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
-import { apis, REDOCLY, ROOT } from './redocly.js';
+import { parse, stringify } from 'yaml';
+import { addCodeSamples } from './code-samples.js';
+import { apis, REDOCLY, REDOCLY_ENV, ROOT } from './redocly.js';
 
 const dist = join(ROOT, 'dist');
+const MAIN = 'openapi/openapi.yaml';
 mkdirSync(dist, { recursive: true });
 for (const api of apis()) {
   const yamlFile = join(dist, `${api.output}.yaml`);
   const run = spawnSync(REDOCLY, ['bundle', api.name, '--lint-config=error', '--output', yamlFile], {
     cwd: ROOT,
+    env: REDOCLY_ENV,
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
   });
@@ -22,7 +25,12 @@ for (const api of apis()) {
     process.exit(1);
   }
   // One bundle, two encodings: converting here keeps the YAML and the JSON identical by construction.
-  const document: unknown = parse(readFileSync(yamlFile, 'utf8'));
+  const document = parse(readFileSync(yamlFile, 'utf8')) as Record<string, unknown>;
+  // The API's reference shows a curl and a TypeScript sample of each operation, made from its examples.
+  if (api.root === MAIN) {
+    addCodeSamples(document);
+    writeFileSync(yamlFile, stringify(document, { lineWidth: 0 }));
+  }
   writeFileSync(join(dist, `${api.output}.json`), `${JSON.stringify(document, null, 2)}\n`);
   console.log(`bundle: ${api.root} -> dist/${api.output}.yaml, dist/${api.output}.json`);
 }

@@ -1,11 +1,12 @@
 // Lints every document of redocly.yaml and fails on any problem, warnings included: `redocly
 // lint` exits 0 on warnings, and a warning left standing today is noise nobody reads tomorrow.
 import { spawnSync } from 'node:child_process';
-import { apis, parseLintReports, REDOCLY, ROOT, type LintReport } from './redocly.js';
+import { apis, parseLintReports, REDOCLY, REDOCLY_ENV, ROOT, type LintReport } from './redocly.js';
 
 function redocly(args: string[], stdio: 'pipe' | 'inherit') {
   return spawnSync(REDOCLY, ['lint', '--lint-config=error', '--max-problems=1000', ...args], {
     cwd: ROOT,
+    env: REDOCLY_ENV,
     stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     encoding: 'utf8',
   });

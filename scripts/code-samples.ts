@@ -1,0 +1,179 @@
+// Code samples of every operation, in curl and in TypeScript with the project's client, made from
+// the bundled document at bundle time (scripts/bundle.ts) and stored in each operation's
+// `x-codeSamples`, which the rendered reference shows. Made from the document's own parameter and
+// request examples, they change when the document does and never drift from it. The tests run the
+// curl samples against the reference server and type-check the TypeScript ones against the client
+// (openapi/test/code-samples.test.ts).
+
+type Node = Record<string, any>;
+
+export interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** The environment variables the samples read: the client's own settings (section 8.9). */
+export const SAMPLE_ENV = { apiUrl: 'VAULT_API_URL', apiKey: 'VAULT_API_KEY', proxyOrigin: 'PROXY_ORIGIN' } as const;
+
+function deref(doc: Node, node: unknown): any {
+  let current: any = node;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
+    if (hops > 16 || !current.$ref.startsWith('#/')) throw new Error(`cannot follow ${current.$ref}`);
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((s: string) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((at: any, key: string) => at?.[key], doc);
+  }
+  return current;
+}
+
+/** What one call of an operation sends, taken from the document's examples. */
+export interface SampleCall {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Path parameters by name: their `example`. */
+  pathValues: Record<string, string>;
+  /** The required query parameters, and the first optional one with an example. */
+  query: [string, string][];
+  /** The first named example of the JSON request body. */
+  body?: unknown;
+  /** Whether the call sends an API key. */
+  secured: boolean;
+  /** The operation's own server (the proxy's health check), else the API's. */
+  ownServer: boolean;
+  /** Whether a 2xx answer is documented (the retired createLogin has none). */
+  succeeds: boolean;
+}
+
+export function sampleCall(doc: Node, path: string, method: string): SampleCall {
+  const item = deref(doc, doc.paths[path]);
+  const op = item[method];
+  const params: Node[] = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(doc, p));
+  const pathValues: Record<string, string> = {};
+  for (const p of params.filter((p) => p.in === 'path')) {
+    if (p.example === undefined) throw new Error(`${op.operationId}: path parameter ${p.name} has no example`);
+    pathValues[p.name] = String(p.example);
+  }
+  const queryParams = params.filter((p) => p.in === 'query');
+  const optional = queryParams.find((p) => !p.required && p.example !== undefined);
+  const query = queryParams.filter((p) => p.required || p === optional).map((p): [string, string] => [p.name, String(p.example)]);
+  const json = deref(doc, op.requestBody)?.content?.['application/json'];
+  const firstExample = json ? (json.example ?? deref(doc, Object.values(json.examples ?? {})[0])?.value) : undefined;
+  const security: Node[] = op.security ?? doc.security ?? [];
+  return {
+    operationId: op.operationId,
+    method: method.toUpperCase(),
+    path,
+    pathValues,
+    query,
+    body: firstExample,
+    secured: security.length > 0 && !security.some((s) => Object.keys(s).length === 0),
+    ownServer: (op.servers ?? item.servers) !== undefined,
+    succeeds: Object.keys(op.responses ?? {}).some((s) => s.startsWith('2')),
+  };
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+function jsonText(value: unknown): string {
+  const flat = JSON.stringify(value);
+  return flat.length <= 72 ? flat : JSON.stringify(value, null, 2);
+}
+
+export function curlSample(call: SampleCall): string {
+  const base = call.ownServer ? `$${SAMPLE_ENV.proxyOrigin}` : `$${SAMPLE_ENV.apiUrl}`;
+  const path = call.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(call.pathValues[name]!));
+  const first = [`curl -sS`];
+  if (call.query.length > 0) first.push('-G');
+  if (call.method !== 'GET' && call.body === undefined) first.push(`-X ${call.method}`);
+  first.push(`"${base}${path}"`);
+  const lines = [first.join(' ')];
+  for (const [name, value] of call.query) lines.push(`--data-urlencode ${shellQuote(`${name}=${value}`)}`);
+  if (call.secured) lines.push(`-H "Authorization: Bearer $${SAMPLE_ENV.apiKey}"`);
+  if (call.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(jsonText(call.body))}`);
+  const command = lines.join(' \\\n  ');
+  return call.ownServer ? `# ${SAMPLE_ENV.proxyOrigin}: the proxy's HTTP origin, such as http://127.0.0.1:4000\n${command}` : command;
+}
+
+/** A JSON value as a TypeScript literal in the project's style (single quotes, bare keys). */
+export function tsLiteral(value: unknown, indent = ''): string {
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${indent}  `;
+  const entries = Array.isArray(value)
+    ? value.map((v) => tsLiteral(v, inner))
+    : Object.entries(value).map(([k, v]) => `${IDENTIFIER.test(k) ? k : tsLiteral(k)}: ${tsLiteral(v, inner)}`);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) return `${open}${close}`;
+  const flat = Array.isArray(value) ? `[${entries.join(', ')}]` : `{ ${entries.join(', ')} }`;
+  if (flat.length + indent.length <= 80 && !flat.includes('\n')) return flat;
+  return `${open}\n${entries.map((e) => `${inner}${e},`).join('\n')}\n${indent}${close}`;
+}
+
+const camel = (title: string) => title.charAt(0).toLowerCase() + title.slice(1);
+
+function resultName(doc: Node, path: string, method: string): string {
+  const op = deref(doc, doc.paths[path])[method];
+  const success = Object.entries<Node>(op.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
+  const title = deref(doc, deref(doc, success)?.content?.['application/json']?.schema)?.title;
+  return typeof title === 'string' && IDENTIFIER.test(title) ? camel(title) : 'answer';
+}
+
+export function typescriptSample(doc: Node, call: SampleCall): string {
+  const input: Record<string, unknown> = { ...call.pathValues, ...Object.fromEntries(call.query) };
+  if (call.body !== undefined && typeof call.body === 'object' && call.body !== null) Object.assign(input, call.body);
+  const args = Object.keys(input).length > 0 ? tsLiteral(input) : '';
+  const reads = call.ownServer
+    ? 'VAULT_PROXY_URL: the proxy, whose HTTP origin answers the health check'
+    : call.secured
+      ? `${SAMPLE_ENV.apiUrl} and ${SAMPLE_ENV.apiKey}: the deployment and the key`
+      : `${SAMPLE_ENV.apiUrl}: the deployment (this call sends no API key)`;
+  const header = `// Reads ${reads}.\nconst vault = createVaultClient();\n`;
+  if (!call.succeeds) {
+    return `import { createVaultClient, VaultApiError } from '@credential-vault/client';
+
+${header}try {
+  await vault.${call.operationId}(${args});
+} catch (e) {
+  if (!(e instanceof VaultApiError)) throw e;
+  console.log(e.status, e.code, e.error);
+}
+`;
+  }
+  const name = resultName(doc, call.path, call.method.toLowerCase());
+  return `import { createVaultClient } from '@credential-vault/client';
+
+${header}const ${name} = await vault.${call.operationId}(${args});
+console.log(${name});
+`;
+}
+
+/** Every operation of the bundle, with the samples made for it. */
+export function operationSamples(doc: Node): { path: string; method: string; operation: Node; call: SampleCall; samples: CodeSample[] }[] {
+  const out = [];
+  for (const path of Object.keys(doc.paths ?? {})) {
+    const item = deref(doc, doc.paths[path]);
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const call = sampleCall(doc, path, method);
+      const samples: CodeSample[] = [
+        { lang: 'Shell', label: 'curl', source: curlSample(call) },
+        { lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(doc, call) },
+      ];
+      out.push({ path, method, operation, call, samples });
+    }
+  }
+  return out;
+}
+
+/** Adds `x-codeSamples` to every operation of a bundle, in place. */
+export function addCodeSamples(doc: Node): void {
+  for (const { operation, samples } of operationSamples(doc)) operation['x-codeSamples'] = samples;
+}
