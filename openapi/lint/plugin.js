@@ -341,6 +341,64 @@ function DeprecationPolicy() {
   };
 }
 
+// Descriptions are read by integrators in the rendered reference: they speak about the API, not
+// about the document as its author would ("this document's choice") nor in the specification's
+// shorthand ("Further members: not shown").
+const AUTHOR_VOICE = [/\bthis\s+document\b/i, /\bnot\s+shown\b/i];
+
+function IntegratorVoice() {
+  const check = (node, ctx) => {
+    for (const key of ['summary', 'description']) {
+      const text = isObject(node) ? node[key] : undefined;
+      if (typeof text !== 'string') continue;
+      const found = AUTHOR_VOICE.map((pattern) => pattern.exec(text)).find(Boolean);
+      if (found) {
+        ctx.report({
+          message: `The ${key} says "${found[0].replace(/\s+/g, ' ')}": write to the integrator about the API, not about the document.`,
+          location: ctx.location.child([key]),
+        });
+      }
+    }
+  };
+  return { any: { enter: check } };
+}
+
+// Redoc shows server and server-variable descriptions as plain text in the servers box, so Markdown
+// there reaches the reader as raw backticks and asterisks.
+const MARKDOWN = /[`*_[\]]/;
+
+function PlainServerDescription() {
+  const check = (node, ctx) => {
+    const text = isObject(node) ? node.description : undefined;
+    if (typeof text === 'string' && MARKDOWN.test(text)) {
+      ctx.report({ message: 'The servers box shows this description as plain text: write it without Markdown (`, *, _, [ ]).', location: ctx.location.child(['description']) });
+    }
+  };
+  return { Server: { enter: check }, ServerVariable: { enter: check } };
+}
+
+// A reader follows these links: a reserved example domain (RFC 2606, RFC 6761) is a placeholder.
+const PLACEHOLDER_HOST = /(^|\.)(example|test|invalid|localhost)$|(^|\.)example\.(com|net|org)$/i;
+
+function NoPlaceholderLinks() {
+  const check = (url, ctx, at) => {
+    if (typeof url !== 'string') return;
+    let host;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      return;
+    }
+    if (PLACEHOLDER_HOST.test(host)) ctx.report({ message: `${url} is a placeholder address (${host}); link to a real page or leave the link out.`, location: ctx.location.child(at) });
+  };
+  return {
+    Info: { enter: (info, ctx) => check(info.termsOfService, ctx, ['termsOfService']) },
+    Contact: { enter: (contact, ctx) => check(contact.url, ctx, ['url']) },
+    License: { enter: (license, ctx) => check(license.url, ctx, ['url']) },
+    ExternalDocs: { enter: (docs, ctx) => check(docs.url, ctx, ['url']) },
+  };
+}
+
 export default function vaultPlugin() {
   return {
     id: 'vault',
@@ -353,6 +411,9 @@ export default function vaultPlugin() {
         'secured-operation-responses': SecuredOperationResponses,
         'spec-sections-format': SpecSectionsFormat,
         'deprecation-policy': DeprecationPolicy,
+        'integrator-voice': IntegratorVoice,
+        'plain-server-description': PlainServerDescription,
+        'no-placeholder-links': NoPlaceholderLinks,
       },
     },
   };
