@@ -197,13 +197,13 @@ function compareContent(
   for (const type of Object.keys(ma)) {
     if (!(type in mb)) emit('media-type-removed', direction === 'request' ? CLIENT : BOTH, `${label}: media type \`${type}\` removed`, { from: `${ptrA}/${type.replace(/\//g, '~1')}` });
   }
-  const hadJson = Object.keys(ma).some((type) => JSON_MEDIA_TYPE.test(type));
+  const keepsJson = Object.keys(ma).some((type) => JSON_MEDIA_TYPE.test(type) && type in mb);
   for (const type of Object.keys(mb)) {
     if (type in ma) continue;
     // A request may offer a new form; a response that gains one where it had a body sends clients
     // something new. Except a page for people beside the JSON: only a browser asks for text/html, so a
     // program keeps receiving the JSON it reads.
-    const pageBesideJson = direction === 'response' && type === 'text/html' && hadJson;
+    const pageBesideJson = direction === 'response' && type === 'text/html' && keepsJson;
     const verdict = direction === 'request' || Object.keys(ma).length === 0 || pageBesideJson ? SAFE : CLIENT;
     emit('media-type-added', verdict, `${label}: media type \`${type}\` added`, { to: `${ptrB}/${type.replace(/\//g, '~1')}` });
   }
