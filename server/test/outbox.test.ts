@@ -54,6 +54,19 @@ describe('the demo outbox', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  it('when the banner is read, then it names the plan, the sites of the demo cards and logins, and a page for each recipe slot that fills it', async () => {
+    const banner = server.output();
+    expect(banner).toContain('  demo plan: Plus');
+    expect(banner).toContain('  demo cards: any site; acme.com only (agent card)');
+    expect(banner).toContain('  demo logins: acme (acme.com, shop.acme.co.uk); acme2 (acme.co.uk); github (github.com, with TOTP)');
+    const pages = [...banner.matchAll(/^ {4}([a-zA-Z, ]+): (https:\/\/\S+)$/gm)].map((m) => ({ slots: m[1]!.split(', '), url: m[2]! }));
+    expect(pages.flatMap((p) => p.slots).sort()).toEqual(['merchant', 'platform', 'signup', 'signupPlatform']);
+    for (const { slots, url } of pages) {
+      const lookup = (await (await fetch(`${server.base}/v1/recipes?url=${encodeURIComponent(url)}`)).json()) as Record<string, unknown>;
+      for (const slot of slots) expect(lookup[slot], `${slot} of ${url}`).not.toBeNull();
+    }
+  });
+
   it('when an agent files a signup request, then the link is printed as sent to the account holder, and it is the link of that request', async () => {
     const filed = await call(server.base, 'POST', '/v1/logins/requests', local.keys.signup, { website: 'example.com', email: 'jane@example.com' });
     expect(filed.status).toBe(202);
