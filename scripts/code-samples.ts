@@ -15,6 +15,10 @@ export interface CodeSample {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+// The rendered reference shows about 56 characters of a sample's line without scrolling: longer
+// values are spread over lines.
+const LINE_WIDTH = 56;
+const FLAT_WIDTH = 44;
 
 /** The environment variables the samples read: the client's own settings (section 8.9). */
 export const SAMPLE_ENV = { apiUrl: 'VAULT_API_URL', apiKey: 'VAULT_API_KEY', proxyOrigin: 'PROXY_ORIGIN' } as const;
@@ -83,7 +87,7 @@ const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function jsonText(value: unknown): string {
   const flat = JSON.stringify(value);
-  return flat.length <= 72 ? flat : JSON.stringify(value, null, 2);
+  return flat.length <= FLAT_WIDTH ? flat : JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 }
 
 export function curlSample(call: SampleCall): string {
@@ -98,11 +102,11 @@ export function curlSample(call: SampleCall): string {
   if (call.secured) lines.push(`-H "Authorization: Bearer $${SAMPLE_ENV.apiKey}"`);
   if (call.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(jsonText(call.body))}`);
   const command = lines.join(' \\\n  ');
-  return call.ownServer ? `# ${SAMPLE_ENV.proxyOrigin}: the proxy's HTTP origin, such as http://127.0.0.1:4000\n${command}` : command;
+  return call.ownServer ? `# ${SAMPLE_ENV.proxyOrigin}: the proxy's origin,\n# such as http://127.0.0.1:4000\n${command}` : command;
 }
 
 /** A JSON value as a TypeScript literal in the project's style (single quotes, bare keys). */
-export function tsLiteral(value: unknown, indent = ''): string {
+export function tsLiteral(value: unknown, indent = '', room = FLAT_WIDTH): string {
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;
@@ -112,7 +116,7 @@ export function tsLiteral(value: unknown, indent = ''): string {
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   if (entries.length === 0) return `${open}${close}`;
   const flat = Array.isArray(value) ? `[${entries.join(', ')}]` : `{ ${entries.join(', ')} }`;
-  if (flat.length + indent.length <= 80 && !flat.includes('\n')) return flat;
+  if (flat.length + indent.length <= room && !flat.includes('\n')) return flat;
   return `${open}\n${entries.map((e) => `${inner}${e},`).join('\n')}\n${indent}${close}`;
 }
 
@@ -147,13 +151,15 @@ export function typescriptSample(doc: Node, call: SampleCall): string {
     Object.assign(input, call.body);
     for (const [name, value] of Object.entries(defaultsOf(doc, call))) if (!(name in input)) input[name] = value;
   }
-  const args = Object.keys(input).length > 0 ? tsLiteral(input) : '';
+  const name = call.succeeds ? resultName(doc, call.path, call.method.toLowerCase()) : '';
+  const opening = call.succeeds ? `const ${name} = await vault.${call.operationId}(` : `  await vault.${call.operationId}(`;
+  const args = Object.keys(input).length > 0 ? tsLiteral(input, call.succeeds ? '' : '  ', LINE_WIDTH - opening.length - 2) : '';
   const reads = call.ownServer
-    ? 'VAULT_PROXY_URL: the proxy, whose HTTP origin answers the health check'
+    ? 'Reads VAULT_PROXY_URL, the proxy.'
     : call.secured
-      ? `${SAMPLE_ENV.apiUrl} and ${SAMPLE_ENV.apiKey}: the deployment and the key`
-      : `${SAMPLE_ENV.apiUrl}: the deployment (this call sends no API key)`;
-  const header = `// Reads ${reads}.\nconst vault = createVaultClient();\n`;
+      ? `Reads ${SAMPLE_ENV.apiUrl} and ${SAMPLE_ENV.apiKey}.`
+      : `Reads ${SAMPLE_ENV.apiUrl}; sends no key.`;
+  const header = `// ${reads}\nconst vault = createVaultClient();\n`;
   if (!call.succeeds) {
     return `import { createVaultClient, VaultApiError } from '@credential-vault/client';
 
@@ -165,10 +171,9 @@ ${header}try {
 }
 `;
   }
-  const name = resultName(doc, call.path, call.method.toLowerCase());
   return `import { createVaultClient } from '@credential-vault/client';
 
-${header}const ${name} = await vault.${call.operationId}(${args});
+${header}${opening}${args});
 console.log(${name});
 `;
 }
