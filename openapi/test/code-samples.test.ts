@@ -168,7 +168,7 @@ describe('the TypeScript samples, type-checked against the client', () => {
   }, 60_000);
 
   it('when a sample names a parameter the operation does not have, then it does not compile', () => {
-    const wrong = sampleOf('getTokenCatalog', 'TypeScript').replace('{ url:', '{ uri:');
+    const wrong = sampleOf('getTokenCatalog', 'TypeScript').replace(/\burl: /, 'uri: ');
     expect(wrong).not.toBe(sampleOf('getTokenCatalog', 'TypeScript'));
     expect(typeCheck({ wrong }).join('\n')).toMatch(/uri/);
   }, 60_000);
