@@ -119,6 +119,26 @@ describe('the API reference (dist/docs/index.html)', () => {
     expect(block.replace(/\s+/g, ' ').trim()).toContain(sample.source.split('\n').find((l) => l.includes('getTokenCatalog'))!.trim());
   });
 
+  it('when a request body mixes required members and shared optional rules, then the required ones are listed first', async () => {
+    for (const [operationId, required, optional] of [
+      ['fileSignupRequest', 'email', 'minLength'],
+      ['rotateLoginPassword', 'label', 'minLength'],
+    ] as const) {
+      const { summary } = operations(doc).find((o) => o.operationId === operationId)!.operation;
+      const route = `signup/${operationId.toLowerCase()}`;
+      await w.page.goto(`${pathToFileURL(join(DOCS, 'index.html')).href}#/${route}`, { waitUntil: 'load' });
+      await w.page.getByText(optional, { exact: true }).first().waitFor();
+      // The page shows the tag's operations one after another: read this one's body.
+      const text = await w.page.locator('body').innerText();
+      const section = text.slice(text.lastIndexOf(`\n${summary}\n`));
+      expect(section.indexOf('\nBody'), route).toBeGreaterThan(0);
+      const body = section.slice(section.indexOf('\nBody'));
+      expect(body.indexOf(`\n${optional}`), route).toBeGreaterThan(0);
+      expect(body.indexOf(`\n${required}`), route).toBeGreaterThan(0);
+      expect(body.indexOf(`\n${required}`), route).toBeLessThan(body.indexOf(`\n${optional}`));
+    }
+  });
+
   it('when it has been open a while, then it logged no error and made no request that left the page', async () => {
     // Some requests start seconds after load (Redoc's telemetry did, until redocly.yaml turned it off).
     await w.page.waitForTimeout(6_000);
