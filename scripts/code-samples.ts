@@ -129,27 +129,10 @@ function resultName(doc: Node, path: string, method: string): string {
   return typeof title === 'string' && IDENTIFIER.test(title) ? camel(title) : 'answer';
 }
 
-/**
- * The body members with a `default` that the example leaves out. The client's generated types
- * (openapi-typescript) require a member that has a default, so the TypeScript sample spells the
- * default out; the request is the same.
- */
-function defaultsOf(doc: Node, call: SampleCall): Record<string, unknown> {
-  const op = deref(doc, doc.paths[call.path])[call.method.toLowerCase()];
-  const schema = deref(doc, deref(doc, op.requestBody)?.content?.['application/json']?.schema);
-  const out: Record<string, unknown> = {};
-  for (const [name, raw] of Object.entries<unknown>(schema?.properties ?? {})) {
-    const member = deref(doc, raw);
-    if (member?.default !== undefined) out[name] = member.default;
-  }
-  return out;
-}
-
 export function typescriptSample(doc: Node, call: SampleCall): string {
   const input: Record<string, unknown> = { ...call.pathValues, ...Object.fromEntries(call.query) };
   if (call.body !== undefined && typeof call.body === 'object' && call.body !== null) {
     Object.assign(input, call.body);
-    for (const [name, value] of Object.entries(defaultsOf(doc, call))) if (!(name in input)) input[name] = value;
   }
   const name = call.succeeds ? resultName(doc, call.path, call.method.toLowerCase()) : '';
   const opening = call.succeeds ? `const ${name} = await vault.${call.operationId}(` : `  await vault.${call.operationId}(`;

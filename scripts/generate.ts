@@ -28,7 +28,8 @@ if (!existsSync(BUNDLE)) {
   console.error(`generate: ${relative(ROOT, BUNDLE)} is missing; run "npm run bundle" first`);
   process.exit(1);
 }
-const ast = await openapiTS(pathToFileURL(BUNDLE), { silent: true });
+// A member with a default stays optional: a request may leave it out (`at` of a purchase decision).
+const ast = await openapiTS(pathToFileURL(BUNDLE), { silent: true, defaultNonNullable: false });
 const fresh = HEADER + astToString(ast);
 
 if (!process.argv.includes('--check')) {

@@ -1422,7 +1422,7 @@ export interface components {
              * @default page
              * @enum {string}
              */
-            at: "declared" | "page";
+            at?: "declared" | "page";
         };
         /**
          * LinkDecisionResult
