@@ -51,9 +51,9 @@ export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
   return all.filter((l) => allowed.has(l.id));
 }
 
-function loginDomains(login: LoginRow, extra: string[]): Set<string> {
+function domainsOf(sites: (string | null)[]): Set<string> {
   const domains = new Set<string>();
-  for (const site of [login.website, ...extra]) {
+  for (const site of sites) {
     const d = site ? registrableDomain(site) : null;
     if (d) domains.add(d);
   }
@@ -62,18 +62,27 @@ function loginDomains(login: LoginRow, extra: string[]): Set<string> {
 
 /**
  * What the catalog is built from, read in one go and kept until the account's data may have changed
- * (store/read-cache.ts): a catalog fetch then costs no query while nothing changed.
+ * (store/read-cache.ts): a catalog fetch then costs no query while nothing changed. The sites of the
+ * stored cards and logins are parsed (URL, host normal form, Public Suffix List) once here too, not
+ * on every filtered fetch.
  */
 function accountData(db: Db, accountId: string) {
-  return cachedRead(db, `catalog:${accountId}`, () => ({
-    tokens: accountTokens(db, accountId) as Tokens,
-    allowByCard: allowSitesByCard(db, accountId),
-    cards: listCards(db, accountId),
-    extra: extraSitesByLogin(db, accountId),
-    logins: listLogins(db, accountId),
-    presence: identityPresence(db, accountId),
-    addresses: listAddresses(db, accountId),
-  }));
+  return cachedRead(db, `catalog:${accountId}`, () => {
+    const allowByCard = allowSitesByCard(db, accountId);
+    const extra = extraSitesByLogin(db, accountId);
+    const logins = listLogins(db, accountId);
+    return {
+      tokens: accountTokens(db, accountId) as Tokens,
+      cards: listCards(db, accountId),
+      extra,
+      logins,
+      presence: identityPresence(db, accountId),
+      addresses: listAddresses(db, accountId),
+      cardDomains: new Map([...allowByCard].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
+      loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
+      siteNames: new Map(logins.map((l) => [l.id, l.website ? parsePage(l.website)?.siteName : undefined])),
+    };
+  });
 }
 
 /**
@@ -83,7 +92,7 @@ function accountData(db: Db, accountId: string) {
  */
 export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) {
   const accountId = key.account_id;
-  const { tokens, allowByCard, cards, extra, logins: all, presence, addresses: addressRows } = accountData(db, accountId);
+  const { tokens, cards, extra, logins: all, presence, addresses: addressRows, cardDomains, loginDomains, siteNames } = accountData(db, accountId);
   const site: PageSite | null | undefined = page === undefined ? undefined : parsePage(page);
 
   const cardEntry = (id: string, anySite: boolean) => ({ anySite, tokens: { ...tokens.get(id) } });
@@ -92,7 +101,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     cardEntries = cards.map((c) => cardEntry(c.id, c.any_site === 1));
   } else {
     const forPage = site
-      ? cards.filter((c) => c.any_site !== 1 && (allowByCard.get(c.id) ?? []).some((s) => registrableDomain(s) === site.domain))
+      ? cards.filter((c) => c.any_site !== 1 && cardDomains.get(c.id)?.has(site.domain) === true)
       : [];
     cardEntries = [...forPage.map((c) => cardEntry(c.id, false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c.id, true))];
   }
@@ -108,11 +117,11 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     loginEntries = [];
     relatedLogins = [];
   } else {
-    const registered = logins.filter((l) => loginDomains(l, extra.get(l.id) ?? []).has(site.domain));
+    const registered = logins.filter((l) => loginDomains.get(l.id)?.has(site.domain) === true);
     const registeredIds = new Set(registered.map((l) => l.id));
     loginEntries = registered.map(entry);
     relatedLogins = logins
-      .filter((l) => !registeredIds.has(l.id) && l.website && parsePage(l.website)?.siteName === site.siteName)
+      .filter((l) => !registeredIds.has(l.id) && siteNames.get(l.id) === site.siteName)
       .map(entry);
   }
 
