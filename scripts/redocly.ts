@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,4 +55,16 @@ export function parseLintReports(text: string): LintReport[] {
     else if (c === '}' && --depth === 0) reports.push(JSON.parse(text.slice(start, i + 1)) as LintReport);
   }
   return reports;
+}
+
+/** Lints one file, anywhere, by the project's rules (redocly.yaml and its plugin), with warnings as errors. */
+export function lintFile(file: string): LintReport {
+  const run = spawnSync(REDOCLY, ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], {
+    cwd: dirname(file),
+    env: REDOCLY_ENV,
+    encoding: 'utf8',
+  });
+  const [report] = parseLintReports(run.stdout);
+  if (!report) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
+  return report;
 }

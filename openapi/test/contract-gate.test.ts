@@ -13,7 +13,7 @@ import { MIN_NOTICE_DAYS } from '../../scripts/contract/policy.js';
 import { recordRelease } from '../../scripts/contract/record.js';
 import { loadRelease, readRecord, recordProblems } from '../../scripts/contract/released.js';
 import { runGate } from '../../scripts/contract/run.js';
-import { parseLintReports, REDOCLY, ROOT } from '../../scripts/redocly.js';
+import { lintFile, ROOT } from '../../scripts/redocly.js';
 
 /**
  * The contract gate (`npm run check:breaking`): known breaking changes applied one at a time to
@@ -478,9 +478,7 @@ ${operation}
   it.each(cases)('when an operation is %s, then the rule reports exactly there', (name, operationText, pointers) => {
     const file = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
     writeFileSync(file, document(operationText));
-    const run = spawnSync(REDOCLY, ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], { cwd: dir, encoding: 'utf8' });
-    const [lint] = parseLintReports(run.stdout);
-    if (!lint) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
+    const lint = lintFile(file);
     const found = lint.problems.filter((p) => p.ruleId === 'vault/deprecation-policy').map((p) => p.location[0]!.pointer.replace('#/paths/~1v1~1things/get', ''));
     expect(found).toEqual(pointers);
   });

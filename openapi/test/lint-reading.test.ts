@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLintReports, REDOCLY, REDOCLY_ENV, ROOT, type LintReport } from '../../scripts/redocly.js';
+import { lintFile, type LintReport } from '../../scripts/redocly.js';
 
 /**
  * The lint rules for what the rendered reference shows a reader (openapi/lint/plugin.js): the
@@ -97,16 +96,6 @@ const VIOLATING = document({
   errorContent: PAGE,
 });
 
-function lint(dir: string, file: string): LintReport {
-  const run = spawnSync(REDOCLY, ['lint', join(dir, file), '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], {
-    cwd: dir,
-    env: REDOCLY_ENV,
-    encoding: 'utf8',
-  });
-  const [report] = parseLintReports(run.stdout);
-  if (!report) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
-  return report;
-}
 
 describe('the lint rules for what the reference shows a reader', () => {
   let dir = '';
@@ -117,8 +106,8 @@ describe('the lint rules for what the reference shows a reader', () => {
     dir = mkdtempSync(join(tmpdir(), 'vault-lint-reading-'));
     writeFileSync(join(dir, 'conforming.yaml'), CONFORMING);
     writeFileSync(join(dir, 'violating.yaml'), VIOLATING);
-    conforming = lint(dir, 'conforming.yaml');
-    violating = lint(dir, 'violating.yaml');
+    conforming = lintFile(join(dir, 'conforming.yaml'));
+    violating = lintFile(join(dir, 'violating.yaml'));
   });
 
   afterAll(() => {

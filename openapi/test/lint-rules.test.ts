@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLintReports, REDOCLY, ROOT, type LintReport } from '../../scripts/redocly.js';
+import { lintFile, type LintReport } from '../../scripts/redocly.js';
 
 /**
  * Our lint rules (redocly.yaml and openapi/lint/plugin.js) against two small documents: one that
@@ -165,15 +164,6 @@ const VIOLATING = `${HEADER}paths:
             Cache-Control: {$ref: '#/components/headers/NoStore'}
 ${COMPONENTS}`;
 
-function lint(dir: string, file: string): LintReport {
-  const run = spawnSync(REDOCLY, ['lint', join(dir, file), '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  const [report] = parseLintReports(run.stdout);
-  if (!report) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
-  return report;
-}
 
 describe('the lint rules of redocly.yaml and openapi/lint/plugin.js', () => {
   let dir = '';
@@ -184,8 +174,8 @@ describe('the lint rules of redocly.yaml and openapi/lint/plugin.js', () => {
     dir = mkdtempSync(join(tmpdir(), 'vault-lint-'));
     writeFileSync(join(dir, 'conforming.yaml'), CONFORMING);
     writeFileSync(join(dir, 'violating.yaml'), VIOLATING);
-    conforming = lint(dir, 'conforming.yaml');
-    violating = lint(dir, 'violating.yaml');
+    conforming = lintFile(join(dir, 'conforming.yaml'));
+    violating = lintFile(join(dir, 'violating.yaml'));
   });
 
   afterAll(() => {
