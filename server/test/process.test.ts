@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,20 +254,11 @@ describe('start-up errors', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
-  // Root may write any file, so the server runs as an unprivileged user here, as a deployment would.
-  const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const ownedBy = (dir: string) => {
-    if (asNobody.uid === undefined) return;
-    chownSync(dir, asNobody.uid, asNobody.gid!);
-    for (const f of readdirSync(dir)) chownSync(join(dir, f), asNobody.uid, asNobody.gid!);
-  };
-
   it('when the database file is read-only, then one line and a non-zero exit, and the file unchanged', async () => {
     const dir = await writtenDataDir();
-    ownedBy(dir);
     chmodSync(join(dir, 'vault.db'), 0o400);
     const before = readFileSync(join(dir, 'vault.db'));
-    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir }, [], asNobody);
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir }, [], { boundByPermissions: true });
     expect(code).not.toBe(0);
     expect(output.trim().split('\n')).toHaveLength(1);
     expect(output).toMatch(/the database .*vault\.db cannot be written/);
@@ -276,10 +267,9 @@ describe('start-up errors', () => {
 
   it('when the data directory is read-only, then one line and a non-zero exit', async () => {
     const dir = await writtenDataDir();
-    ownedBy(dir);
     chmodSync(dir, 0o500);
     try {
-      const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir }, [], asNobody);
+      const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir }, [], { boundByPermissions: true });
       expect(code).not.toBe(0);
       expect(output.trim().split('\n')).toHaveLength(1);
       expect(output).toMatch(/vault\.db/);

@@ -17,27 +17,33 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** How to run the process: as another user (the test runs as root), or under a given umask. */
+/** How to run the process: bound by file permissions even when the test runs as root, or under a given umask. */
 export interface SpawnOptions {
-  uid?: number;
-  gid?: number;
+  /**
+   * Root ignores file permissions, so a read-only file is writable to it. The server then runs
+   * without the capabilities that grant this (util-linux's setpriv), as a deployment's own user
+   * would, while still reading the checkout wherever it was cloned.
+   */
+  boundByPermissions?: boolean;
   /** An octal umask such as `000`, set by a shell that then becomes the server. */
   umask?: string;
 }
+
+const PERMISSION_OVERRIDES = '-dac_override,-dac_read_search,-fowner';
 
 /** Runs server/main.ts as its own process on 127.0.0.1, port 0, and waits until it listens. */
 export function spawnServer(env: Record<string, string>, args: string[] = [], options: SpawnOptions = {}): Promise<ServerProcess> {
   // Node itself with tsx's loader, not the tsx wrapper: a signal (SIGKILL above all) must reach the
   // server process, and no server may outlive its test. The shell for a umask execs node, so the
   // signal still reaches the server.
-  const node = [process.execPath, '--import', 'tsx', join(ROOT, 'server', 'main.ts'), ...args];
-  const [command, ...argv] = options.umask === undefined ? node : ['/bin/sh', '-c', `umask ${options.umask} && exec "$0" "$@"`, ...node];
+  let line = [process.execPath, '--import', 'tsx', join(ROOT, 'server', 'main.ts'), ...args];
+  if (options.umask !== undefined) line = ['/bin/sh', '-c', `umask ${options.umask} && exec "$0" "$@"`, ...line];
+  if (options.boundByPermissions && process.getuid?.() === 0) line = ['setpriv', '--bounding-set', PERMISSION_OVERRIDES, '--', ...line];
+  const [command, ...argv] = line;
   const child = spawn(command!, argv, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    uid: options.uid,
-    gid: options.gid,
   });
   running.add(child);
   let out = '';
