@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -57,14 +58,20 @@ export function parseLintReports(text: string): LintReport[] {
   return reports;
 }
 
-/** Lints one file, anywhere, by the project's rules (redocly.yaml and its plugin), with warnings as errors. */
-export function lintFile(file: string): LintReport {
-  const run = spawnSync(REDOCLY, ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], {
-    cwd: dirname(file),
-    env: REDOCLY_ENV,
-    encoding: 'utf8',
-  });
-  const [report] = parseLintReports(run.stdout);
-  if (!report) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
-  return report;
+/** Lints a document given as text by the project's rules (redocly.yaml and its plugin), with warnings as errors. */
+export function lintText(document: string): LintReport {
+  const dir = mkdtempSync(join(tmpdir(), 'vault-lint-'));
+  try {
+    writeFileSync(join(dir, 'openapi.yaml'), document);
+    const run = spawnSync(REDOCLY, ['lint', 'openapi.yaml', '--config', join(ROOT, 'redocly.yaml'), '--format=json', '--lint-config=error'], {
+      cwd: dir,
+      env: REDOCLY_ENV,
+      encoding: 'utf8',
+    });
+    const [report] = parseLintReports(run.stdout);
+    if (!report) throw new Error(`redocly lint printed no report:\n${run.stderr}`);
+    return report;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

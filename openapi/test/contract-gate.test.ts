@@ -13,7 +13,7 @@ import { MIN_NOTICE_DAYS } from '../../scripts/contract/policy.js';
 import { recordRelease } from '../../scripts/contract/record.js';
 import { loadRelease, readRecord, recordProblems } from '../../scripts/contract/released.js';
 import { runGate } from '../../scripts/contract/run.js';
-import { lintFile, ROOT } from '../../scripts/redocly.js';
+import { lintText, ROOT } from '../../scripts/redocly.js';
 
 /**
  * The contract gate (`npm run check:breaking`): known breaking changes applied one at a time to
@@ -467,18 +467,8 @@ ${operation}
     ['deprecated without a note naming the sunset', "      deprecated: true\n      x-sunset: '2027-06-01'\n      description: 'Reads the things.'", ['/description']],
     ['a sunset without deprecated', "      x-sunset: '2027-06-01'\n      description: 'Reads the things.'", ['/x-sunset']],
   ];
-  let dir = '';
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'vault-deprecation-'));
-  });
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it.each(cases)('when an operation is %s, then the rule reports exactly there', (name, operationText, pointers) => {
-    const file = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
-    writeFileSync(file, document(operationText));
-    const lint = lintFile(file);
+  it.each(cases)('when an operation is %s, then the rule reports exactly there', (_name, operationText, pointers) => {
+    const lint = lintText(document(operationText));
     const found = lint.problems.filter((p) => p.ruleId === 'vault/deprecation-policy').map((p) => p.location[0]!.pointer.replace('#/paths/~1v1~1things/get', ''));
     expect(found).toEqual(pointers);
   });

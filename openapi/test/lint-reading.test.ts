@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lintFile, type LintReport } from '../../scripts/redocly.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lintText, type LintReport } from '../../scripts/redocly.js';
 
 /**
  * The lint rules for what the rendered reference shows a reader (openapi/lint/plugin.js): the
@@ -98,20 +95,12 @@ const VIOLATING = document({
 
 
 describe('the lint rules for what the reference shows a reader', () => {
-  let dir = '';
   let conforming: LintReport;
   let violating: LintReport;
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'vault-lint-reading-'));
-    writeFileSync(join(dir, 'conforming.yaml'), CONFORMING);
-    writeFileSync(join(dir, 'violating.yaml'), VIOLATING);
-    conforming = lintFile(join(dir, 'conforming.yaml'));
-    violating = lintFile(join(dir, 'violating.yaml'));
-  });
-
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    conforming = lintText(CONFORMING);
+    violating = lintText(VIOLATING);
   });
 
   const found = (ruleId: string) => violating.problems.filter((p) => p.ruleId === ruleId).map((p) => p.location[0]!.pointer);

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lintFile, type LintReport } from '../../scripts/redocly.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lintText, type LintReport } from '../../scripts/redocly.js';
 
 /**
  * Our lint rules (redocly.yaml and openapi/lint/plugin.js) against two small documents: one that
@@ -166,20 +163,12 @@ ${COMPONENTS}`;
 
 
 describe('the lint rules of redocly.yaml and openapi/lint/plugin.js', () => {
-  let dir = '';
   let conforming: LintReport;
   let violating: LintReport;
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'vault-lint-'));
-    writeFileSync(join(dir, 'conforming.yaml'), CONFORMING);
-    writeFileSync(join(dir, 'violating.yaml'), VIOLATING);
-    conforming = lintFile(join(dir, 'conforming.yaml'));
-    violating = lintFile(join(dir, 'violating.yaml'));
-  });
-
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    conforming = lintText(CONFORMING);
+    violating = lintText(VIOLATING);
   });
 
   const found = (ruleId: string) =>
