@@ -119,6 +119,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const previous: Partial<LocalConfig> = existsSync(localFile) ? JSON.parse(readFileSync(localFile, 'utf8')) : {};
 const adminToken = env.VAULT_ADMIN_TOKEN ?? (demo ? (previous.adminToken ?? `adm_${randomBytes(18).toString('base64url')}`) : undefined);
+const demoAccount: DemoAccount | undefined = demo ? (previous.accountId && previous.keys ? (previous as DemoAccount) : seedDemo(db, sealer, clock.now())) : undefined;
 
 const recipes = new RecipeRegistry({ db, clock, contract, log: jsonLog }, release);
 const app = createApp({
@@ -139,24 +140,24 @@ const app = createApp({
 await app.ready();
 const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 // The outbox, watching before the first request is served: links are credentials, so only a demo
-// prints them, and never in the request log.
-if (demo) watchNewLinks(db, sealer, (link) => process.stdout.write(`${outboxLine(contract, baseUrl, link)}\n`));
+// prints them, never in the request log, and only the demo account's. Other accounts are test
+// accounts of the fixture surface, which lists their links; a conformance run opens hundreds.
+if (demoAccount) watchNewLinks(db, sealer, demoAccount.accountId, (link) => process.stdout.write(`${outboxLine(contract, baseUrl, link)}\n`));
 server.serve(app);
 {
   const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs`, `  database: ${dbPath}`];
-  if (demo) {
-    const account: DemoAccount = previous.accountId && previous.keys ? (previous as DemoAccount) : seedDemo(db, sealer, clock.now());
-    const local: LocalConfig = { ...account, baseUrl, docsUrl: `${baseUrl}/docs`, adminToken: adminToken! };
+  if (demoAccount) {
+    const local: LocalConfig = { ...demoAccount, baseUrl, docsUrl: `${baseUrl}/docs`, adminToken: adminToken! };
     writeFileSync(localFile, `${JSON.stringify(local, null, 2)}\n`, { mode: 0o600 });
     lines.push(
-      `  demo account: ${account.accountId}`,
-      `  demo key (catalog and recipes): ${account.keys.agent}`,
-      `  demo key (with signup permission): ${account.keys.signup}`,
+      `  demo account: ${demoAccount.accountId}`,
+      `  demo key (catalog and recipes): ${demoAccount.keys.agent}`,
+      `  demo key (with signup permission): ${demoAccount.keys.signup}`,
       `  fixture admin token: ${adminToken}`,
       `  fixture surface docs: ${baseUrl}/docs/fixtures`,
       `  settings for the conformance runner and examples: ${localFile}`,
-      ...describeDemo(db, recipes, account.accountId),
-      '  account-holder links are printed below as they are sent; open one in a browser to decide',
+      ...describeDemo(db, recipes, demoAccount.accountId),
+      "  the demo account's account-holder links are printed below as they are sent; open one in a browser to decide",
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from './process.js';
 
 /**
- * The demo outbox: with --demo (npm start) each new account-holder link is printed to the console,
- * as it would be sent to the account holder; it never reaches the request log, and without --demo
+ * The demo outbox: with --demo (npm start) each new account-holder link of the demo account is
+ * printed to the console, as it would be sent to the account holder; it never reaches the request log, and without --demo
  * nothing is printed at all, since a link's token is a credential. Real server processes, their
  * whole output read.
  */
@@ -96,6 +96,23 @@ describe('the demo outbox', () => {
       'the purchase line',
     );
     expect(line).toBe(`To the account holder: approve the purchase of $52.40 at shop.acme.com: ${server.base}/v1/approvals/${created.body.token}`);
+  });
+
+  it("when another account's links are created, then none is printed: it is not the demo account holder's", async () => {
+    const account = await call(server.base, 'POST', '/_fixtures/accounts', local.adminToken, { plan: 'Free' });
+    const key = await call(server.base, 'POST', `/_fixtures/accounts/${account.body.accountId}/keys`, local.adminToken, { name: 'k', signup: true });
+    const filed = await call(server.base, 'POST', '/v1/logins/requests', key.body.key, { website: 'example.org', email: 'joe@example.org' });
+    expect(filed.status).toBe(202);
+    const held = await call(server.base, 'POST', `/_fixtures/accounts/${account.body.accountId}/purchase-approvals`, local.adminToken, { amount: '$1.00' });
+    expect(held.status).toBe(201);
+    // The demo account's next link is printed; by then the other account's would have been too.
+    const demoHeld = await call(server.base, 'POST', `/_fixtures/accounts/${local.accountId}/purchase-approvals`, local.adminToken, { amount: '$2.00' });
+    await until(() => (server.output().includes(`/v1/approvals/${demoHeld.body.token}`) ? true : undefined), "the demo account's line");
+    const listed = await call(server.base, 'GET', `/_fixtures/accounts/${account.body.accountId}/links`, local.adminToken);
+    const tokens = (listed.body.links as { token: string }[]).map((l) => l.token);
+    expect(tokens).toHaveLength(2);
+    for (const token of tokens) expect(server.output()).not.toContain(token);
+    expect(server.output()).not.toContain('approve the signup for example.org');
   });
 
   it('when the request log is read, then no line of it holds a link token', async () => {
