@@ -103,17 +103,3 @@ export async function repeat(count: number, send: (i: number) => Promise<Exchang
   return out;
 }
 
-/** The server's time of a response, from its `Date` header (whole seconds). */
-export function serverTime(ex: Exchange): number | undefined {
-  const date = ex.response.headers.date;
-  const t = date ? Date.parse(date) : NaN;
-  return Number.isNaN(t) ? undefined : t;
-}
-
-/** True when the exchanges' Date headers fall in different fixed windows of `seconds`: a real clock crossed a boundary. */
-export function crossedWindow(exchanges: Exchange[], seconds: number): boolean {
-  const times = exchanges.map(serverTime).filter((t): t is number => t !== undefined);
-  if (times.length < 2) return false;
-  const first = Math.floor(times[0]! / 1000 / seconds);
-  return times.some((t) => Math.floor(t / 1000 / seconds) !== first);
-}

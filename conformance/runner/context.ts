@@ -9,7 +9,7 @@ import { Account, DriverCalls } from './account.js';
 import { checkResponse } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
 import { send, sendRaw } from './http.js';
-import { CaseFailure, NotRun, RunnerError, type Source } from './outcome.js';
+import { CaseFailure, NotRun, RunnerError, StatusMismatch, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
 
@@ -208,7 +208,7 @@ export class CaseContext {
   /** The response has this status (and, for an error, the case names its code with `expectError`). */
   expectStatus(ex: Exchange, status: number, where: Partial<Source> = {}): void {
     if (ex.response.status !== status) {
-      throw new CaseFailure(`status ${status}`, describeResponse(ex), this.where(ex, status, where), ex);
+      throw new StatusMismatch(`status ${status}`, describeResponse(ex), this.where(ex, status, where), ex);
     }
   }
 
@@ -217,7 +217,7 @@ export class CaseContext {
     const status = where.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
     if (status === undefined) throw new RunnerError('runner', `${ex.operationId} documents no status with code ${code}`);
     if (ex.response.status !== status || codeOf(ex.response) !== code) {
-      throw new CaseFailure(`${status} ${code}`, describeResponse(ex), this.where(ex, status, where), ex);
+      throw new StatusMismatch(`${status} ${code}`, describeResponse(ex), this.where(ex, status, where), ex);
     }
   }
 

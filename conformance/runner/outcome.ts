@@ -21,6 +21,12 @@ export class CaseFailure extends Error {
   }
 }
 
+/**
+ * A response had another status or error code than the case expected. Kept apart from what the
+ * document's own checks find, since only this is what a fixed window's boundary can change.
+ */
+export class StatusMismatch extends CaseFailure {}
+
 export type State = 'passed' | 'failed' | 'error' | 'not-run';
 
 export interface CaseResult {
