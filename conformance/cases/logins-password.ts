@@ -10,6 +10,7 @@ import {
   expectNoPassword,
   expectPolicy,
   lengthRange,
+  loginAndStrangers,
   safeSymbols,
   seconds,
   type PolicyExpectation,
@@ -84,17 +85,8 @@ export function loginPasswordCases(): Case[] {
       needs: { driver: true },
       costs: {},
       async run(ctx) {
-        const { account, key } = await signupSetup(ctx);
-        const { label } = await approvedLogin(ctx, account, key);
-        const saved = await account.saveLogin({ website: ctx.site(), email: ctx.email() });
-        const sibling = (await account.issueKey({ signup: true })).key;
-        const stranger = (await (await ctx.account()).issueKey({ signup: true })).key;
-        for (const [who, k, l] of [
-          ['another signup key of the account', sibling, label],
-          ['a signup key of another account', stranger, label],
-          ['the creating key, for an unknown label', key, `${label}zz9`],
-          ['the creating key, for a login the account holder saved', key, saved.label],
-        ] as const) {
+        const { key, label, strangers } = await loginAndStrangers(ctx);
+        for (const [who, k, l] of strangers) {
           ctx.expectError(await rotate(ctx, k, { label: l }), 'not_rotatable');
           ctx.step(`${who}: not rotatable`);
         }

@@ -2,7 +2,7 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Exchange } from '../runner/exchange.js';
 import { sampleRequest, signupSetup } from './support.js';
-import { CHANGE_WINDOW, approvedLogin, expectCatalogEntry, seconds } from './signup-steps.js';
+import { CHANGE_WINDOW, approvedLogin, expectCatalogEntry, loginAndStrangers, seconds } from './signup-steps.js';
 
 /**
  * Section 4.8: the username of an agent-created login. Recorded once (the identical one again
@@ -71,18 +71,9 @@ export function loginUsernameCases(): Case[] {
       needs: { driver: true },
       costs: {},
       async run(ctx) {
-        const { account, key } = await signupSetup(ctx);
-        const { label } = await approvedLogin(ctx, account, key);
-        const saved = await account.saveLogin({ website: ctx.site(), email: ctx.email() });
-        const sibling = (await account.issueKey({ signup: true })).key;
-        const stranger = (await (await ctx.account()).issueKey({ signup: true })).key;
+        const { key, label, strangers } = await loginAndStrangers(ctx);
         const username = `shopper.${ctx.unique('u')}`;
-        for (const [who, k, l] of [
-          ['another signup key of the account', sibling, label],
-          ['a signup key of another account', stranger, label],
-          ['the creating key, for an unknown label', key, `${label}zz9`],
-          ['the creating key, for a login the account holder saved', key, saved.label],
-        ] as const) {
+        for (const [who, k, l] of strangers) {
           ctx.expectError(await setUsername(ctx, k, l, username), 'not_found');
           ctx.step(`${who}: not found`);
         }

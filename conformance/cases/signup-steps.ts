@@ -4,7 +4,7 @@ import type { Exchange } from '../runner/exchange.js';
 import type { Node } from '../runner/document.js';
 import { password as newPassword } from '../runner/data.js';
 import { RunnerError } from '../runner/outcome.js';
-import { catalog, fileSignup, signupApproved, type Filed } from './support.js';
+import { catalog, fileSignup, signupApproved, signupSetup, type Filed } from './support.js';
 
 /**
  * Steps the signup cases share beyond support.ts: the holder's view of a request, approvals that
@@ -68,6 +68,26 @@ export async function approvalFails(ctx: CaseContext, account: Account, key: str
 export async function approvedLogin(ctx: CaseContext, account: Account, key: string, body: Record<string, unknown> = {}) {
   const done = await signupApproved(ctx, account, key, body);
   return { ...done, label: done.login.label as string };
+}
+
+/**
+ * A login an agent key created, and the keys and labels that are not its creator's (sections 4.8,
+ * 4.9): another key of the account, a key of another account, an unknown label, and a login the
+ * account holder saved. Each is `[who, key, label]`.
+ */
+export async function loginAndStrangers(ctx: CaseContext) {
+  const { account, key } = await signupSetup(ctx);
+  const { label } = await approvedLogin(ctx, account, key);
+  const saved = await account.saveLogin({ website: ctx.site(), email: ctx.email() });
+  const sibling = (await account.issueKey({ signup: true })).key;
+  const stranger = (await (await ctx.account()).issueKey({ signup: true })).key;
+  const strangers: (readonly [who: string, key: string, label: string])[] = [
+    ['another signup key of the account', sibling, label],
+    ['a signup key of another account', stranger, label],
+    ['the creating key, for an unknown label', key, `${label}zz9`],
+    ['the creating key, for a login the account holder saved', key, saved.label],
+  ];
+  return { key, label, strangers };
 }
 
 /** Files and expects `pending`, whatever the site. */

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deref, loadBundle, operations, responseExamples, ROOT, type BundledOperation, type Node } from './bundle.js';
+import { freePort } from '../../scripts/free-port.js';
 
 /**
  * The Prism mock (`npm run mock`) answers from the document: the first example of the success
@@ -23,18 +23,6 @@ const API_KEY = 'Bearer mock-test-key';
 let prism: ChildProcess | undefined;
 let base = '';
 let output = '';
-
-/** Prism takes a port number, not 0: take one the kernel hands out, then free it for Prism. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function waitUntilAnswering(url: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {

@@ -2,10 +2,10 @@
 // recorded and stopped by its own id (a group, for Prism, which may start helpers of its own).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { ServerReady } from './server.js';
+import { freePort } from '../free-port.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -134,17 +134,6 @@ export async function startPrism(
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** One GET on a fresh connection (no agent, nothing lazily set up on our side). */
