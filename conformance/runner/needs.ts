@@ -1,4 +1,5 @@
 import type { DriverMethod } from '../drivers/driver.js';
+import type { Basis } from './basis.js';
 
 /**
  * What a case (or a generated property) needs from a run and what it costs a deployment: the part
@@ -35,6 +36,11 @@ export interface CaseCosts {
 export interface CaseInfo {
   id: string;
   sections: string[];
+  /**
+   * The basis of the rule the case proves, when it is not the specification's sections: HTTP, or
+   * the reference server's own choice. Its assertions take this basis unless they name another.
+   */
+  basis?: Basis;
   needs: CaseNeeds;
   costs: CaseCosts;
 }

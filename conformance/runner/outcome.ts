@@ -1,12 +1,18 @@
 import type { Exchange } from './exchange.js';
 import type { RunnerError } from './errors.js';
+import type { Basis } from './basis.js';
 
 export { RunnerError, NotRun } from './errors.js';
 
-/** Where an expectation is written: a JSON pointer into the document and sections of the specification. */
+/**
+ * Where an expectation is written: a JSON pointer into the document and sections of the
+ * specification. `basis` says what kind of rule it is when it is not the specification's (HTTP, or
+ * the reference server's own choice); without it, the rule is the specification's, in `sections`.
+ */
 export interface Source {
   pointer?: string;
   sections: string[];
+  basis?: Basis;
 }
 
 /** The deployment does not conform: what was expected, what came back, and where the rule is written. */
