@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { AccountHolderDriver } from '../drivers/driver.js';
 import type { Case } from './case.js';
+import type { Judgement } from './basis.js';
 import { lintCatalogue, selectCases } from './catalogue.js';
 import { Canaries } from './canaries.js';
 import type { RunEnvironment } from './context.js';
@@ -30,6 +31,7 @@ import { generationReport, runGeneration, type GenerationSummary } from './gener
 
 export interface RunSummary {
   generation?: GenerationSummary;
+  judgement: Judgement;
   exitCode: 0 | 1 | 2 | 3;
   results: CaseResult[];
   coverage: CoverageRow[];
@@ -92,7 +94,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
   if (settings.list) {
     out.write(listing(cases, settings.spend));
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
-    return { exitCode: 0, results: [], coverage: [], durationMs: 0, seed: settings.seed, manualClock: false };
+    return { exitCode: 0, results: [], coverage: [], durationMs: 0, seed: settings.seed, manualClock: false, judgement: settings.judgement };
   }
   const known = settings.expectFail ? KnownDeviations.load(settings.expectFail) : new KnownDeviations();
   const stale = known.unmatched(all.map((c) => c.id));
@@ -109,6 +111,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       baseUrl: settings.baseUrl,
       proxyOrigin: settings.proxyOrigin,
       doc,
+      judgement: settings.judgement,
       schemas: new Schemas(doc),
       limits,
       keys: settings.keys,
@@ -124,7 +127,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     out.write(
       `vault-conformance ${runnerVersion()} against ${settings.baseUrl} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
         `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
-        `${manualClock ? 'manual' : 'real'} clock; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
+        `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
     );
     const byId = new Map(all.map((c) => [c.id, c]));
     const details = new Map<string, CaseDetail>();
@@ -163,7 +166,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     if (settings.coverage) write(settings.coverage, coverageMarkdown(coverage));
     if (settings.junit) write(settings.junit, junitXml(cases, results, details, secrets));
     if (settings.json) write(settings.json, jsonReport({ settings, doc, cases, results, details, coverage, durationMs, manualClock, secrets, version: runnerVersion(), generation }));
-    return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock, generation };
+    return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock, generation, judgement: settings.judgement };
   } finally {
     await driver?.close?.();
     closeAgents();

@@ -9,9 +9,10 @@ import { Account, DriverCalls } from './account.js';
 import { checkResponse } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
 import { send, sendRaw } from './http.js';
-import { CaseFailure, NotRun, RunnerError, StatusMismatch, type Source } from './outcome.js';
+import { CaseFailure, NotRun, RunnerError, StatusMismatch, type Deviation, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
+import type { Judgement } from './basis.js';
 
 /** What every case of one run shares. */
 export interface RunEnvironment {
@@ -19,6 +20,8 @@ export interface RunEnvironment {
   /** The proxy's HTTP origin, for the operations the document serves there; the base URL when not given. */
   proxyOrigin?: string;
   doc: ApiDocument;
+  /** What fails a case: the specification's rules (and HTTP's) only, or the reference server's too. */
+  judgement: Judgement;
   schemas: Schemas;
   limits: Limits;
   keys: Partial<Record<KeyRole, string>>;
@@ -68,6 +71,8 @@ export class CaseContext {
   readonly random: Random;
   readonly exchanges: Exchange[] = [];
   readonly steps: string[] = [];
+  /** Departures from the reference server's choices, when judging by the specification. */
+  readonly deviations: Deviation[] = [];
   private readonly cleanups: (() => Promise<void>)[] = [];
   private readonly keyCache = new Map<KeyRole, string>();
   private home?: Account;

@@ -26,6 +26,7 @@ export const OPTIONS: OptionDef[] = [
   { name: 'driver-option', kind: 'pairs', value: 'NAME=VALUE', group: 'Target', help: 'An option for your driver; repeat it for several.' },
   { name: 'clock', kind: 'string', value: 'auto|manual|real', group: 'Target', help: 'Whether the deployment\'s clock is manual (moves only through the driver). `auto` (default) asks the driver.' },
   { name: 'limit', kind: 'pairs', value: 'ID=VALUE', group: 'Target', help: 'A deployment setting that differs from the document\'s default (section 9 item 4), by its x-limits id: `--limit credential-changes-per-account=40`.' },
+  { name: 'judge', kind: 'string', value: 'spec|reference', group: 'Target', help: 'What a case is judged by. `spec` (default with --base-url): only the rules of the specification and of HTTP fail a case; a departure from a choice of the reference server is reported as a deviation. `reference` (default against the local sandbox): every rule of the document, the reference server\'s choices included.' },
   { name: 'document', kind: 'string', value: 'FILE', group: 'Target', help: 'The bundled OpenAPI document to check against (default: the copy shipped with the runner).' },
   { name: 'only', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Run only these cases: an id or a glob (`getTokenCatalog/*`, `*/auth-*`); repeat it for several.' },
   { name: 'skip', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Leave out these cases (after --only); repeat it for several.' },

@@ -33,6 +33,17 @@ export class CaseFailure extends Error {
  */
 export class StatusMismatch extends CaseFailure {}
 
+/**
+ * A departure from a rule whose basis is the reference server's own choice, found while judging by
+ * the specification: informative, reported apart, never a failure. Same parts as a failure.
+ */
+export interface Deviation {
+  expected: string;
+  received: string;
+  where: Source;
+  exchange?: Exchange;
+}
+
 export type State = 'passed' | 'failed' | 'error' | 'not-run';
 
 export interface CaseResult {
@@ -50,4 +61,6 @@ export interface CaseResult {
   /** Requests the case sent, and the (operation, status, code) triples it received. */
   requests: number;
   observed: string[];
+  /** Departures from the reference server's own choices (judging by the specification only). */
+  deviations: Deviation[];
 }

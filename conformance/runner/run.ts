@@ -1,7 +1,7 @@
 import type { Case } from './case.js';
 import { spendsOrCreates } from './case.js';
 import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
-import { CaseFailure, NotRun, RunnerError, type CaseResult } from './outcome.js';
+import { CaseFailure, NotRun, RunnerError, type CaseResult, type Deviation } from './outcome.js';
 import type { Exchange } from './exchange.js';
 
 export interface RunOptions {
@@ -49,7 +49,7 @@ export async function runCases(cases: Case[], env: RunEnvironment, options: RunO
   for (const c of cases) {
     const reason = notRunReason(c, env, options.spend);
     if (reason) {
-      const result: CaseResult = { id: c.id, state: 'not-run', reason, attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [] };
+      const result: CaseResult = { id: c.id, state: 'not-run', reason, attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [], deviations: [] };
       results.set(c.id, result);
       options.onResult?.(result, { steps: [] });
     } else runnable.push(c);
@@ -79,11 +79,14 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
   let notRun: string | undefined;
   let failedAttempt = 0;
   let detail: CaseDetail = { steps: [] };
+  const deviations: Deviation[] = [];
   for (let attempt = 1; attempt <= options.repeat; attempt++) {
     const ctx = new CaseContext(env, c, attempt);
     const outcome = await attemptCase(c, ctx, options.caseTimeoutMs);
     await ctx.cleanup();
     requests += ctx.exchanges.length;
+    // One record of each departure, however many attempts met it.
+    for (const d of ctx.deviations) if (!deviations.some((k) => k.expected === d.expected && k.received === d.received)) deviations.push(d);
     for (const t of ctx.observed()) observed.add(t);
     if (outcome === 'passed') passed++;
     else if (outcome instanceof CaseFailure) {
@@ -95,7 +98,7 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
     if (outcome instanceof NotRun) break;
   }
   const total = options.repeat;
-  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed] };
+  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed], deviations };
   let result: CaseResult;
   if (failure) {
     result = { ...base, state: 'failed', failure, reason: total > 1 ? `failed in run ${failedAttempt} of ${total} (passed ${passed})` : undefined };

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { KeyRole } from './case.js';
+import type { Judgement } from './basis.js';
 import { coerce, configName, OPTIONS, UsageError, type Parsed } from './options.js';
 import { defaultDocumentPath } from './document.js';
 
@@ -11,6 +12,8 @@ export interface Settings {
   proxyOrigin?: string;
   /** The target is the local sandbox of `npm start`, found through data/local.json. */
   local: boolean;
+  /** By the specification (and HTTP), or by the reference server's full document. */
+  judgement: Judgement;
   keys: Partial<Record<KeyRole, string>>;
   driver?: { module: 'fixtures' | string; options: Record<string, string> };
   clock: 'auto' | 'manual' | 'real';
@@ -133,6 +136,8 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
   const driverName = str('driver') ?? (driverOptions['admin-token'] ? 'fixtures' : undefined);
   const clock = str('clock') ?? 'auto';
   if (!['auto', 'manual', 'real'].includes(clock)) throw new UsageError(`--clock must be auto, manual or real, got "${clock}"`);
+  const judgement = str('judge') ?? (local ? 'reference' : 'spec');
+  if (!['spec', 'reference'].includes(judgement)) throw new UsageError(`--judge must be spec or reference, got "${judgement}"`);
   const level = str('level') ?? 'should';
   if (!['must', 'should'].includes(level)) throw new UsageError(`--level must be must or should, got "${level}"`);
   const limits: Record<string, number> = {};
@@ -151,6 +156,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     baseUrl: baseUrl.replace(/\/+$/, ''),
     proxyOrigin: str('proxyOrigin')?.replace(/\/+$/, ''),
     local,
+    judgement: judgement as Judgement,
     keys,
     driver: driverName ? { module: driverName === 'fixtures' ? 'fixtures' : resolve(cwd, driverName), options: driverOptions } : undefined,
     clock: clock as Settings['clock'],

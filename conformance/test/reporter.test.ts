@@ -11,7 +11,7 @@ const cases = [
   defineCase({ id: 'getRecipes/b', title: 'B', sections: ['4.2'], needs: {}, costs: {}, run: async () => undefined }),
   defineCase({ id: 'getRecipes/c', title: 'C', sections: ['8.3'], needs: {}, costs: {}, run: async () => undefined }),
 ];
-const base = { attempts: { passed: 1, total: 1 }, durationMs: 3, requests: 1, observed: [] };
+const base = { attempts: { passed: 1, total: 1 }, durationMs: 3, requests: 1, observed: [], deviations: [] };
 const results: CaseResult[] = [
   { id: 'getTokenCatalog/a', state: 'passed', ...base },
   { id: 'getRecipes/b', state: 'failed', failure: new CaseFailure('status 200', '500 internal_error', { sections: ['4.2'] }), ...base },
