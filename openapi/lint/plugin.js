@@ -10,36 +10,13 @@
 // - A rule that throws stops every rule on the document, so every read is guarded.
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
+import { follow, isObject, member, MAX_REF_HOPS, isRef } from './resolve.js';
+import { ConstraintBasis } from './constraint-basis.js';
 
 const CLIENT_ERROR = /^4(\d\d|XX)$/;
 const SECTION_NUMBER = /^\d+(\.\d+)*$/;
 const JSON_MEDIA_TYPE = /^application\/(.+\+)?json$/;
 const EXTENSIONS_DOC = new URL('../extensions.md', import.meta.url);
-const MAX_REF_HOPS = 16;
-
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isRef = (value) => isObject(value) && typeof value.$ref === 'string';
-
-/** The node at `raw` (written at `location`), with every `$ref` resolved, and where it lives. */
-function follow(ctx, raw, location) {
-  let node = raw;
-  let at = location;
-  for (let hop = 0; isRef(node); hop++) {
-    if (hop === MAX_REF_HOPS) return { node: undefined, location: at };
-    const resolved = ctx.resolve(node, at.source.absoluteRef);
-    if (!resolved.location) return { node: undefined, location: at };
-    node = resolved.node;
-    at = resolved.location;
-  }
-  return { node, location: at };
-}
-
-/** The member `key` of an already followed node, itself followed. */
-function member(ctx, entry, key) {
-  const container = entry.node;
-  if (typeof container !== 'object' || container === null || !(key in container)) return { node: undefined, location: entry.location };
-  return follow(ctx, entry.node[key], entry.location.child([key]));
-}
 
 /** The component name a `$ref` target stands for: `Error` for `Error.yaml` or `#/components/schemas/Error`. */
 function componentName(location) {
@@ -414,6 +391,7 @@ export default function vaultPlugin() {
         'integrator-voice': IntegratorVoice,
         'plain-server-description': PlainServerDescription,
         'no-placeholder-links': NoPlaceholderLinks,
+        'constraint-basis': ConstraintBasis,
       },
     },
   };

@@ -31,10 +31,12 @@ const COMPONENTS = `components:
       required: true
       schema: {type: string, const: no-store}
       example: no-store
+      x-basis: {required: {spec: '5'}, schema/const: {spec: '5'}}
   schemas:
     Error:
       type: object
       required: [code, error]
+      x-basis: {required/code: {spec: '7'}, required/error: {spec: '7'}}
       properties:
         code: {type: string}
         error: {type: string}
@@ -90,6 +92,7 @@ const CONFORMING = `${HEADER}paths:
                 allOf:
                   - $ref: '#/components/schemas/Error'
                   - required: [code]
+                    x-basis: {required/code: {spec: '7'}}
                     properties: {code: {enum: [bad_request, invalid_email]}}
               examples:
                 bad_request: {value: {code: bad_request, error: Bad body.}}
