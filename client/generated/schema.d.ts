@@ -1116,8 +1116,9 @@ export interface components {
         RecipeSubmissionRequest: components["schemas"]["RecipeSubmissionWrapper"] | components["schemas"]["Recipe"];
         /**
          * RecipeSubmissionAccepted
-         * @description Answer of `POST /v1/recipes`; screening runs after it is sent. The specification
-         *     gives this body whole (section 4.3), so it holds nothing else.
+         * @description Answer of `POST /v1/recipes`; screening runs after it is sent. The reference server
+         *     sends these two members and nothing else; the specification (section 4.3) does not
+         *     close the object, so another deployment may add members: ignore those you do not know.
          */
         RecipeSubmissionAccepted: {
             /** @description The submission id, for `GET /v1/recipes/submissions/{id}`. */
@@ -1241,8 +1242,9 @@ export interface components {
          * SignupRequestFiled
          * @description Answer of `POST /v1/logins/requests`. Handle both statuses: `pending` waits for the
          *     account holder (poll `GET /v1/logins/requests/{id}`); `approved` means the login
-         *     already exists and the first poll carries its tokens. The specification gives this
-         *     body whole (section 4.6), so it holds nothing else.
+         *     already exists and the first poll carries its tokens. The reference server sends these
+         *     three members and nothing else; the specification (section 4.6) does not close the
+         *     object, so another deployment may add members: ignore those you do not know.
          */
         SignupRequestFiled: {
             /** @description The request id, for `GET /v1/logins/requests/{id}`. */
@@ -1337,9 +1339,10 @@ export interface components {
         };
         /**
          * LoginEnvelope
-         * @description A login entry in its envelope, the answer of `POST /v1/logins/username`. The
-         *     specification gives this body whole (section 4.8), so it holds nothing else; the
-         *     login entry itself stays open (`LoginEntry`).
+         * @description A login entry in its envelope, the answer of `POST /v1/logins/username`. The reference
+         *     server sends `login` and nothing else; the specification (section 4.8) does not close
+         *     the object, so another deployment may add members. The login entry itself stays open
+         *     (`LoginEntry`).
          */
         LoginEnvelope: {
             login: components["schemas"]["LoginEntry"];
@@ -1357,7 +1360,8 @@ export interface components {
          * RotatePasswordResult
          * @description Answer of `POST /v1/logins/password`. The tokens do not change: the login's existing
          *     password token now resolves to the new password. The password itself is never returned.
-         *     The specification gives this body whole (section 4.9), so it holds nothing else.
+         *     The reference server sends these three members and nothing else; the specification
+         *     (section 4.9) does not close the object, so another deployment may add members.
          */
         RotatePasswordResult: {
             login: components["schemas"]["LoginEntry"];
