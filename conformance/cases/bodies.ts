@@ -2,6 +2,12 @@ import type { ApiDocument } from '../runner/document.js';
 import { defineCase, type Case, type CaseNeeds } from '../runner/case.js';
 import type { CallOptions, CaseContext } from '../runner/context.js';
 import { fileSignup, sampleRequest, signupSetup } from './support.js';
+import { http, reference, type Basis } from '../runner/basis.js';
+
+const NOT_JSON = http('RFC 8259 §8.1: JSON text exchanged between systems is UTF-8; section 7.1 answers a body that is not JSON with 400');
+const SURROGATE = reference('RFC 8259 §8.2 leaves a lone surrogate escape to the parser; the document has the reference refuse it.');
+const DEPTH_LIMIT = reference('RFC 8259 §9 lets a parser bound nesting; the bound of 64 levels (`body-nesting-depth`) is the reference\'s.');
+const LINK_CAP = reference('Section 4.11 gives the links no body cap; 1 KB (`link-decision-body`) is the reference\'s.');
 
 /**
  * The document's rules for every request body ("Request bodies" in its description): JSON text in
@@ -54,11 +60,12 @@ function bodyRuleCases(doc: ApiDocument): Case[] {
   return operations.flatMap((operationId) => {
     const { needs, reach } = target(operationId);
     const code = doc.operation(operationId).raw['x-validation-error-code'] as string;
-    const refused = (id: string, title: string, body: (ctx: CaseContext) => string | Buffer, pointer = '#/info/description') =>
+    const refused = (id: string, title: string, basis: Basis, body: (ctx: CaseContext) => string | Buffer, pointer = '#/info/description') =>
       defineCase({
         id: `${operationId}/${id}`,
         title,
         sections: ['4', '7.1'],
+        basis,
         needs,
         costs: {},
         async run(ctx) {
@@ -69,12 +76,12 @@ function bodyRuleCases(doc: ApiDocument): Case[] {
       });
     return [
       // Valid JSON but for two bytes that are not UTF-8 inside a string: `"extra":"ex<FF><FE>"`.
-      refused('body-not-utf8', 'Refuses a body that is not valid UTF-8', (ctx) => {
+      refused('body-not-utf8', 'Refuses a body that is not valid UTF-8', NOT_JSON, (ctx) => {
         const [before, after] = withMember(ctx, operationId, '"ex@@"').split('@@') as [string, string];
         return Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]);
       }),
-      refused('body-lone-surrogate', 'Refuses a string escaping half of a surrogate pair', (ctx) => withMember(ctx, operationId, '"\\ud800"')),
-      refused('body-nested-too-deep', 'Refuses a body nested deeper than the bound', (ctx) => withMember(ctx, operationId, nested(ctx.limits.value(DEPTH))), `#/x-limits/${DEPTH}`),
+      refused('body-lone-surrogate', 'Refuses a string escaping half of a surrogate pair', SURROGATE, (ctx) => withMember(ctx, operationId, '"\\ud800"')),
+      refused('body-nested-too-deep', 'Refuses a body nested deeper than the bound', DEPTH_LIMIT, (ctx) => withMember(ctx, operationId, nested(ctx.limits.value(DEPTH))), `#/x-limits/${DEPTH}`),
     ];
   });
 }
@@ -85,6 +92,7 @@ function boundaryCases(): Case[] {
       id: 'fileSignupRequest/body-nested-at-the-bound',
       title: 'Accepts a body nested exactly as deep as the bound',
       sections: ['4', '4.6'],
+      basis: DEPTH_LIMIT,
       needs: { driver: true },
       costs: {},
       async run(ctx) {
@@ -100,6 +108,7 @@ function boundaryCases(): Case[] {
           id: `${operationId}/body-over-cap`,
           title: 'Refuses a decision body over its cap with 413, chunked or not',
           sections: ['4.11', '7.1'],
+          basis: LINK_CAP,
           needs,
           costs: {},
           async run(ctx) {
@@ -115,6 +124,7 @@ function boundaryCases(): Case[] {
           id: `${operationId}/body-at-cap`,
           title: 'Accepts a decision body of exactly its cap',
           sections: ['4.11'],
+          basis: LINK_CAP,
           needs,
           costs: {},
           async run(ctx) {

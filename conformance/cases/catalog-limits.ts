@@ -1,3 +1,4 @@
+import { reference } from '../runner/basis.js';
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import { PLANS, type PlanName } from '../runner/document.js';
@@ -150,7 +151,8 @@ export function catalogLimitCases(): Case[] {
         expectRefused(ctx, refused, PER_KEY);
         const now = await ctx.clock.now();
         const untilNext = Math.ceil(((Math.floor(now / windowMs) + 1) * windowMs - now) / 1000);
-        ctx.expectEqual(Number(refused.response.headers['retry-after']), untilNext, 'Retry-After, the whole seconds until the window ends:', { sections: ['4.1', '8.3'] }, refused);
+        // Section 7.1 asks for whole seconds, at least 1 (every response's check); the arithmetic is the reference's.
+        ctx.expectEqual(Number(refused.response.headers['retry-after']), untilNext, 'Retry-After, the whole seconds until the window ends:', { basis: reference('Sections 4.1 and 7.1 ask for Retry-After in whole seconds, at least 1; that it counts exactly to the end of the window is the reference\'s choice.') }, refused);
         await ctx.clock.advance(untilNext * 1000 - 1000);
         expectRefused(ctx, await ctx.call('getTokenCatalog', { key: key! }), PER_KEY);
         await ctx.clock.advance(1000);

@@ -2,7 +2,12 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import type { Exchange } from '../runner/exchange.js';
-import { fileSignup, pollBody, signupSetup } from './support.js';
+import { reference } from '../runner/basis.js';
+import { LINK_BODY, fileSignup, pollBody, signupSetup } from './support.js';
+import { expectNoStore } from './headers.js';
+
+const LINK_NO_STORE = reference('Section 5 item 4 asks `no-store` of authenticated answers; a link takes no API key. The reference sends it because the link token is a credential.');
+const PAGE = reference('Section 4 makes every body JSON and section 4.11 does not show the answers of the links; the reference also answers a browser with a page.');
 
 /**
  * Section 4.11: the account-holder links. Single use, self-expiring, the token the only
@@ -20,8 +25,17 @@ async function hold(ctx: CaseContext, account: Account, kind: string, offersDecl
   const token = await account.holdPurchase({ kind, offersDeclared });
   const view = await ctx.call('getPurchaseApproval', { params: { token } });
   ctx.expectStatus(view, 200);
-  ctx.expectEqual(view.response.json, { ...(view.response.json as object), kind, offersDeclared }, 'the hold as the account holder sees it:', {}, view);
+  const shown = (view.response.json ?? {}) as { kind?: unknown; offersDeclared?: unknown };
+  // Section 4.11 names one member of this answer: `offersDeclared: true` when the declared total is offered.
+  ctx.check((shown.offersDeclared === true) === offersDeclared, `offersDeclared ${offersDeclared ? 'true' : 'not true'} on the GET`, `offersDeclared ${JSON.stringify(shown.offersDeclared)}`, {}, view);
+  ctx.expectEqual(shown.kind, kind, 'the kind of hold:', { basis: LINK_BODY }, view);
   return token;
+}
+
+/** What the account holder's dashboard shows of the hold once decided (section 4.11). */
+async function expectOutcome(ctx: CaseContext, account: Account, token: string, status: string, decidedAt?: 'page' | 'declared'): Promise<void> {
+  const state = await account.linkState(token);
+  ctx.expectEqual([state.status, state.decidedAt], [status, decidedAt], 'the hold as its account holder sees it [status, total approved]:');
 }
 
 async function decide(ctx: CaseContext, token: string, body: Record<string, unknown>) {
@@ -40,14 +54,15 @@ function purchaseCases(): Case[] {
       id: 'decidePurchaseApproval/approve-uses-the-link',
       title: 'Approves a held purchase once; the link then reads as not found',
       sections: ['4.11'],
-      needs: { driver: ['holdPurchase'] },
+      needs: { driver: ['holdPurchase', 'linkState'] },
       costs: {},
       async run(ctx) {
         const account = await ctx.account();
         const token = await hold(ctx, account, 'over_threshold', false);
         const ex = await decide(ctx, token, { decision: 'approve' });
         ctx.expectStatus(ex, 200);
-        ctx.expectEqual((ex.response.json as { status: string }).status, 'approved', 'status', {}, ex);
+        ctx.expectEqual((ex.response.json as { status: string }).status, 'approved', 'status', { basis: LINK_BODY }, ex);
+        await expectOutcome(ctx, account, token, 'approved', 'page');
         await expectGone(ctx, 'getPurchaseApproval', token, 'after a decision');
         await expectGone(ctx, 'decidePurchaseApproval', token, 'after a decision');
       },
@@ -56,14 +71,15 @@ function purchaseCases(): Case[] {
       id: 'decidePurchaseApproval/deny',
       title: 'Denies a held purchase',
       sections: ['4.11'],
-      needs: { driver: ['holdPurchase'] },
+      needs: { driver: ['holdPurchase', 'linkState'] },
       costs: {},
       async run(ctx) {
         const account = await ctx.account();
         const token = await hold(ctx, account, 'over_threshold', true);
         const ex = await decide(ctx, token, { decision: 'deny' });
         ctx.expectStatus(ex, 200);
-        ctx.expectEqual((ex.response.json as { status: string }).status, 'denied', 'status', {}, ex);
+        ctx.expectEqual((ex.response.json as { status: string }).status, 'denied', 'status', { basis: LINK_BODY }, ex);
+        await expectOutcome(ctx, account, token, 'denied');
         await expectGone(ctx, 'getPurchaseApproval', token, 'after a denial');
       },
     }),
@@ -71,45 +87,50 @@ function purchaseCases(): Case[] {
       id: 'decidePurchaseApproval/declared-not-offered',
       title: 'Refuses at: declared when the hold does not offer it; stays pending',
       sections: ['4.11', '7.1'],
-      needs: { driver: ['holdPurchase'] },
+      needs: { driver: ['holdPurchase', 'linkState'] },
       costs: {},
       async run(ctx) {
         const account = await ctx.account();
         const token = await hold(ctx, account, 'over_threshold', false);
         ctx.expectError(await decide(ctx, token, { decision: 'approve', at: 'declared' }), 'declared_not_offered');
+        await expectOutcome(ctx, account, token, 'pending');
         ctx.expectStatus(await ctx.call('getPurchaseApproval', { params: { token } }), 200, { sections: ['4.11'] });
         const page = await decide(ctx, token, { decision: 'approve', at: 'page' });
         ctx.expectStatus(page, 200);
-        ctx.expectEqual((page.response.json as { at?: string }).at, 'page', 'at', {}, page);
+        ctx.expectEqual((page.response.json as { at?: string }).at, 'page', 'at', { basis: LINK_BODY }, page);
+        await expectOutcome(ctx, account, token, 'approved', 'page');
       },
     }),
     defineCase({
       id: 'decidePurchaseApproval/declared-accepted-when-offered',
       title: 'Approves at the declared total when the hold offers it',
       sections: ['4.11'],
-      needs: { driver: ['holdPurchase'] },
+      needs: { driver: ['holdPurchase', 'linkState'] },
       costs: {},
       async run(ctx) {
         const account = await ctx.account();
         const token = await hold(ctx, account, 'over_threshold', true);
         const ex = await decide(ctx, token, { decision: 'approve', at: 'declared' });
         ctx.expectStatus(ex, 200);
-        ctx.expectEqual(ex.response.json, { ...(ex.response.json as object), status: 'approved', at: 'declared' }, 'the decision:', {}, ex);
+        ctx.expectEqual(ex.response.json, { ...(ex.response.json as object), status: 'approved', at: 'declared' }, 'the decision:', { basis: LINK_BODY }, ex);
+        await expectOutcome(ctx, account, token, 'approved', 'declared');
       },
     }),
     defineCase({
       id: 'decidePurchaseApproval/amount-mismatch-needs-declared',
       title: 'Accepts only the declared total for an amount_mismatch hold',
       sections: ['4.11', '7.1'],
-      needs: { driver: ['holdPurchase'] },
+      needs: { driver: ['holdPurchase', 'linkState'] },
       costs: {},
       async run(ctx) {
         const account = await ctx.account();
         const token = await hold(ctx, account, 'amount_mismatch', true);
         ctx.expectError(await decide(ctx, token, { decision: 'approve' }), 'declared_required');
         ctx.expectError(await decide(ctx, token, { decision: 'approve', at: 'page' }), 'declared_required');
+        await expectOutcome(ctx, account, token, 'pending');
         ctx.expectStatus(await ctx.call('getPurchaseApproval', { params: { token } }), 200, { sections: ['4.11'] });
         ctx.expectStatus(await decide(ctx, token, { decision: 'approve', at: 'declared' }), 200);
+        await expectOutcome(ctx, account, token, 'approved', 'declared');
       },
     }),
     defineCase({
@@ -189,7 +210,7 @@ function commonCases(): Case[] {
         async run(ctx) {
           const ex = await ctx.call(operationId, { params: { token: `lnk_${ctx.unique()}unknown` }, ...bodyFor(operationId) });
           ctx.expectError(ex, 'not_found');
-          ctx.expectEqual(ex.response.headers['cache-control'], 'no-store', 'Cache-Control', {}, ex);
+          expectNoStore(ctx, ex, 'on a link', { basis: LINK_NO_STORE });
         },
       }),
     ),
@@ -230,7 +251,7 @@ const PER_ANSWER = new Set(['content-type', 'content-length', 'date', 'connectio
 
 function expectSameHeaders(ctx: CaseContext, page: Exchange, json: Exchange): void {
   const kept = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !PER_ANSWER.has(k)).sort());
-  ctx.expectEqual(kept(page.response.headers), kept(json.response.headers), "the page's headers (security headers, Cache-Control) equal to the JSON answer's:", { sections: ['4.11'] }, page);
+  ctx.expectEqual(kept(page.response.headers), kept(json.response.headers), "the page's headers (security headers, Cache-Control) equal to the JSON answer's:", { basis: PAGE }, page);
 }
 
 const HTML = { accept: 'text/html' };
@@ -241,6 +262,7 @@ function pageCases(): Case[] {
       id: 'getSignupApproval/page-for-a-browser',
       title: 'Shows a browser a page naming the site and email',
       sections: ['4.11'],
+      basis: PAGE,
       level: 'should',
       needs: { driver: true },
       costs: {},
@@ -259,6 +281,7 @@ function pageCases(): Case[] {
       id: 'decideSignupApproval/form-from-the-page',
       title: "Takes the page's form post and approves the request",
       sections: ['4.11', '3'],
+      basis: PAGE,
       level: 'should',
       needs: { driver: true },
       costs: {},
@@ -276,6 +299,7 @@ function pageCases(): Case[] {
       id: 'getPurchaseApproval/page-for-a-browser',
       title: 'Shows a browser a page for a held purchase, with the same headers',
       sections: ['4.11'],
+      basis: PAGE,
       level: 'should',
       needs: { driver: ['holdPurchase'] },
       costs: {},
@@ -290,13 +314,14 @@ function pageCases(): Case[] {
       id: 'getPurchaseApproval/unknown-token-page',
       title: 'Shows a browser a not-found page for an unknown link',
       sections: ['4.11'],
+      basis: PAGE,
       level: 'should',
       needs: {},
       costs: {},
       async run(ctx) {
         const page = await ctx.call('getPurchaseApproval', { params: { token: `lnk_${ctx.unique()}unknown` }, headers: HTML });
-        ctx.expectStatus(page, 404);
-        ctx.expectEqual(page.response.headers['cache-control'], 'no-store', 'Cache-Control', {}, page);
+        ctx.expectStatus(page, 404, { sections: ['4.11'] });
+        expectNoStore(ctx, page, 'on a link', { basis: LINK_NO_STORE });
       },
     }),
   ];

@@ -2,6 +2,8 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Node } from '../runner/document.js';
 import type { Exchange } from '../runner/exchange.js';
+import { reference } from '../runner/basis.js';
+import { expectCacheControl } from './headers.js';
 
 /**
  * Sections 2.2 to 2.4, 4.2 to 4.4 and 8.3: the recipe registry. Reads are public and need nothing;
@@ -14,6 +16,15 @@ const LOOKUP_SLOTS = ['merchant', 'platform', 'signup', 'signupPlatform'];
 const INDEX_CACHE = 'public, max-age=300';
 const CONTRIBUTES = 'a public recipe contribution, which only a maintainer can remove';
 
+/** The runner writes recipes in the reference's format: another deployment may refuse them as invalid. */
+const FORMAT = reference("Section 2.2 does not show the structure of a recipe body; the runner submits the reference's, which another deployment may refuse.");
+/** Which pages a recipe serves follows from its body. */
+const MATCHING = reference('Which pages a recipe serves follows from its body (`match` hosts and paths), whose structure section 2.2 does not show.');
+const UNLISTED = reference('The specification does not say what an unlisted or repeated query parameter does; the document (Query parameters) states the reference\'s reading.');
+
+/** A lookup slot by the members section 2.3 names, whatever else it carries. */
+const summary = (slot: Node) => (slot && typeof slot === 'object' ? Object.fromEntries(['id', 'kind', 'platform', 'status'].filter((k) => k in slot).map((k) => [k, slot[k]])) : slot);
+
 async function recipes(ctx: CaseContext, query?: Record<string, string> | string): Promise<Exchange> {
   const ex = await ctx.call('getRecipes', { query });
   ctx.expectStatus(ex, 200);
@@ -21,7 +32,7 @@ async function recipes(ctx: CaseContext, query?: Record<string, string> | string
 }
 
 function expectCache(ctx: CaseContext, ex: Exchange, value: string): void {
-  ctx.expectEqual(ex.response.headers['cache-control'], value, 'Cache-Control', { sections: ['4.2'] }, ex);
+  expectCacheControl(ctx, ex, value, '', { sections: ['4.2'] });
 }
 
 function expectFourNulls(ctx: CaseContext, ex: Exchange, what: string): void {
@@ -37,7 +48,7 @@ function merchantRecipe(ctx: CaseContext, extra: Record<string, unknown> = {}) {
 
 async function submit(ctx: CaseContext, key: string, recipe: Record<string, unknown>, note = 'Completed a test checkout with this recipe.'): Promise<{ id: string; exchange: Exchange }> {
   const ex = await ctx.call('submitRecipe', { key, json: { recipe, note, verificationRequested: true } });
-  ctx.expectStatus(ex, 202);
+  ctx.expectStatus(ex, 202, { basis: FORMAT });
   ctx.step(`submitted recipe ${String(recipe.key)}`);
   return { id: (ex.response.json as { id: string }).id, exchange: ex };
 }
@@ -157,6 +168,7 @@ function readCases(): Case[] {
       id: 'getRecipes/unlisted-query-parameters-ignored',
       title: 'Ignores query parameters it does not list',
       sections: ['4.2'],
+      basis: UNLISTED,
       needs: {},
       costs: {},
       async run(ctx) {
@@ -170,6 +182,7 @@ function readCases(): Case[] {
       id: 'getRecipes/repeated-url-reads-empty',
       title: 'Reads a url sent twice as an empty value: four null slots',
       sections: ['4.2'],
+      basis: UNLISTED,
       needs: {},
       costs: {},
       async run(ctx) {
@@ -181,6 +194,7 @@ function readCases(): Case[] {
       id: 'getRecipes/lookup-finds-the-registry',
       title: "Fills a slot for a page of one of the registry's own recipes",
       sections: ['4.2', '2.3'],
+      basis: MATCHING,
       needs: {},
       costs: {},
       async run(ctx) {
@@ -188,13 +202,13 @@ function readCases(): Case[] {
         const slotOf: Record<string, string> = { merchant: 'merchant', signup: 'signup', platform: 'platform', 'signup-platform': 'signupPlatform' };
         // Release recipes only: contributions come and go with the accounts of cases running beside this one.
         const served = entries.filter((e: Node) => e.registryVersion !== 'submission' && Array.isArray(e.recipe?.match?.hosts) && e.recipe.match.hosts.length > 0 && slotOf[e.kind]);
-        if (served.length === 0) ctx.fail('a registry recipe with match hosts to look up', 'none in the full bundle', { sections: ['4.2'] });
+        if (served.length === 0) ctx.fail('a registry recipe with match hosts to look up', 'none in the full bundle');
         for (const entry of served.slice(0, 6)) {
           const host = entry.recipe.match.hosts[0] as string;
           const path = (entry.recipe.match.paths?.[0] as string | undefined) ?? '/';
           const found = await lookup(ctx, `https://${host}${path}`);
           const slot = found[slotOf[entry.kind]!];
-          ctx.check(slot !== null && slot.kind === entry.kind, `the ${slotOf[entry.kind]} slot filled for https://${host}${path} (recipe ${entry.key} covers it)`, `${JSON.stringify(slot)}`, { pointer: '#/components/schemas/Recipe/properties/match' });
+          ctx.check(slot !== null && slot.kind === entry.kind, `the ${slotOf[entry.kind]} slot filled for https://${host}${path} (recipe ${entry.key} covers it)`, `${JSON.stringify(slot)}`, { pointer: '#/components/schemas/Recipe/properties/match', basis: MATCHING });
         }
       },
     }),
@@ -212,7 +226,7 @@ function contributionCases(): Case[] {
       async run(ctx) {
         const key = await ctx.key('key');
         const ex = await ctx.call('submitRecipe', { key, json: merchantRecipe(ctx) });
-        ctx.expectStatus(ex, 202);
+        ctx.expectStatus(ex, 202, { basis: FORMAT });
         ctx.expectEqual((ex.response.json as Node).status, 'pending', 'status', {}, ex);
         ctx.check(typeof (ex.response.json as Node).id === 'string', 'a submission id', 'no id', {}, ex);
       },
@@ -231,17 +245,19 @@ function contributionCases(): Case[] {
         ctx.expectEqual(entry && { key: entry.key, kind: entry.kind, platform: entry.platform, status: entry.status, registryVersion: entry.registryVersion },
           { key: recipe.key, kind: 'merchant', platform: 'custom', status: 'partial', registryVersion: 'submission' }, 'the index entry:');
         const page = await lookup(ctx, `https://www.${recipe.key}/checkout/payment`);
-        ctx.expectEqual(page.merchant, { id: recipe.key, kind: 'merchant', platform: 'custom', status: 'partial' }, 'the merchant slot:', { pointer: '#/components/schemas/Recipe/properties/match' });
+        const at = { pointer: '#/components/schemas/Recipe/properties/match', basis: MATCHING };
+        ctx.expectEqual(summary(page.merchant), { id: recipe.key, kind: 'merchant', platform: 'custom', status: 'partial' }, 'the merchant slot:', at);
         const query = await lookup(ctx, `https://www.${recipe.key}/checkout/payment?session=abc#top`);
-        ctx.expectEqual(query.merchant?.id, recipe.key, 'the same merchant with a query and fragment (matched on scheme, host and path only):', { pointer: '#/components/parameters/RecipeLookupUrl' });
+        ctx.expectEqual(query.merchant?.id, recipe.key, 'the same merchant with a query and fragment (matched on scheme, host and path only):', { pointer: '#/components/parameters/RecipeLookupUrl', basis: MATCHING });
         const cart = await lookup(ctx, `https://www.${recipe.key}/cart`);
-        ctx.expectEqual(cart.merchant, null, 'no merchant outside the recipe\'s paths:', { pointer: '#/components/schemas/Recipe/properties/match' });
+        ctx.expectEqual(cart.merchant, null, 'no merchant outside the recipe\'s paths:', at);
       },
     }),
     defineCase({
       id: 'getRecipes/registrable-domain-host-covers-subdomains',
       title: "Serves a recipe matched on a site's domain on its subdomains",
       sections: ['4.2', '2.3'],
+      basis: MATCHING,
       needs: { keys: ['key'] },
       costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" },
       async run(ctx) {
@@ -256,6 +272,7 @@ function contributionCases(): Case[] {
       id: 'getRecipes/platform-slot-follows-the-merchant',
       title: 'Fills platform with the platform recipe the merchant names',
       sections: ['4.2', '2.3', '2.2'],
+      basis: MATCHING,
       needs: { keys: ['key'] },
       costs: { createsData: CONTRIBUTES, spends: "two of the account's recipe submissions" },
       async run(ctx) {
@@ -266,7 +283,7 @@ function contributionCases(): Case[] {
         const merchant = merchantRecipe(ctx, { platform: platformKey });
         await submit(ctx, key, merchant);
         const page = await lookup(ctx, `https://www.${merchant.key}/checkout`);
-        ctx.expectEqual(page.platform, { id: platformKey, kind: 'platform', status: 'partial' }, 'the platform slot (named by the merchant):');
+        ctx.expectEqual(summary(page.platform), { id: platformKey, kind: 'platform', status: 'partial' }, 'the platform slot (named by the merchant):');
         ctx.expectEqual(page.merchant?.platform, platformKey, "the merchant summary's platform:");
         const hosted = await lookup(ctx, `https://${payHost}/session`);
         ctx.expectEqual([hosted.merchant, hosted.platform?.id], [null, platformKey], 'a hosted checkout page: no merchant, the platform:');
@@ -276,6 +293,7 @@ function contributionCases(): Case[] {
       id: 'getRecipes/signup-slots',
       title: 'Fills signup and signupPlatform for a signup recipe',
       sections: ['4.2', '2.3', '2.2'],
+      basis: MATCHING,
       needs: { keys: ['key'] },
       costs: { createsData: CONTRIBUTES, spends: "two of the account's recipe submissions" },
       async run(ctx) {
@@ -285,8 +303,8 @@ function contributionCases(): Case[] {
         await submit(ctx, key, { key: platformKey, kind: 'signup-platform', status: 'partial', steps: [] });
         await submit(ctx, key, { key: `signup:${site}`, kind: 'signup', status: 'unverified', platform: platformKey, match: { hosts: [`www.${site}`], paths: ['/join'] }, steps: [] });
         const page = await lookup(ctx, `https://www.${site}/join`);
-        ctx.expectEqual(page.signup, { id: `signup:${site}`, kind: 'signup', platform: platformKey, status: 'unverified' }, 'the signup slot:');
-        ctx.expectEqual(page.signupPlatform, { id: platformKey, kind: 'signup-platform', status: 'partial' }, 'the signupPlatform slot:');
+        ctx.expectEqual(summary(page.signup), { id: `signup:${site}`, kind: 'signup', platform: platformKey, status: 'unverified' }, 'the signup slot:');
+        ctx.expectEqual(summary(page.signupPlatform), { id: platformKey, kind: 'signup-platform', status: 'partial' }, 'the signupPlatform slot:');
       },
     }),
     defineCase({
@@ -302,7 +320,7 @@ function contributionCases(): Case[] {
         const entry = await indexEntry(ctx, recipe.key, true);
         ctx.check(entry !== undefined, 'the recipe in the full bundle', 'not listed');
         ctx.expectEqual(keysWithDollar(entry.recipe), [], 'no $-prefixed member in the published body (found at):');
-        ctx.expectEqual(entry.recipe.steps, [{ action: 'click', target: 'Pay' }], 'the steps, with their other members kept:');
+        ctx.expectEqual(entry.recipe.steps, [{ action: 'click', target: 'Pay' }], 'the steps, with their other members kept:', { basis: reference('Section 4.3 removes `$` names; that the rest of the body is published as sent is the reference\'s choice (section 2.2 does not show the body).') });
       },
     }),
     defineCase({
@@ -345,11 +363,12 @@ function contributionCases(): Case[] {
 }
 
 function refusalCases(): Case[] {
-  const invalid = (id: string, title: string, body: () => unknown, raw = false) =>
+  const invalid = (id: string, title: string, body: () => unknown, raw = false, format = false) =>
     defineCase({
       id: `submitRecipe/${id}`,
       title,
       sections: ['4.3', '7.1'],
+      ...(format ? { basis: reference('What makes a recipe body invalid follows from its structure, which section 2.2 does not show; these are the reference\'s rules (RecipeKindRules).') } : {}),
       needs: { keys: ['key'] },
       costs: {},
       async run(ctx) {
@@ -363,9 +382,9 @@ function refusalCases(): Case[] {
     });
   return [
     invalid('not-json', 'Refuses a body that is not JSON as invalid_recipe', () => '{"key": "acme.com", "kind": ', true),
-    invalid('missing-kind', 'Refuses a recipe without kind, listing the problem', () => ({ key: 'cf-missing-kind.com', status: 'partial' })),
-    invalid('signup-kind-without-prefix', 'Refuses a signup recipe whose key lacks signup:', () => ({ key: 'cf-signup.com', kind: 'signup', status: 'partial' })),
-    invalid('platform-kind-names-a-platform', 'Refuses a platform recipe that names a platform', () => ({ key: 'cf-platform', kind: 'platform', status: 'partial', platform: 'other' })),
+    invalid('missing-kind', 'Refuses a recipe without kind, listing the problem', () => ({ key: 'cf-missing-kind.com', status: 'partial' }), false, true),
+    invalid('signup-kind-without-prefix', 'Refuses a signup recipe whose key lacks signup:', () => ({ key: 'cf-signup.com', kind: 'signup', status: 'partial' }), false, true),
+    invalid('platform-kind-names-a-platform', 'Refuses a platform recipe that names a platform', () => ({ key: 'cf-platform', kind: 'platform', status: 'partial', platform: 'other' }), false, true),
     invalid('verification-without-note', 'Refuses a verification claim without a note', () => ({
       recipe: { key: 'cf-claim.com', kind: 'merchant', status: 'partial' },
       verificationRequested: true,
@@ -401,7 +420,8 @@ function refusalCases(): Case[] {
         const cap = ctx.limits.value('recipe-submission-body');
         for (const chunked of [false, true]) {
           const ex = await ctx.call('submitRecipe', { key, body: padded(merchantRecipe(ctx), cap), chunked });
-          ctx.expectStatus(ex, 202, { pointer: ctx.limits.pointer('recipe-submission-body') });
+          ctx.check(ex.response.status !== 413, `a body of exactly ${cap} bytes taken in (not 413)`, `${ex.response.status}`, { pointer: ctx.limits.pointer('recipe-submission-body') }, ex);
+          ctx.expectStatus(ex, 202, { pointer: ctx.limits.pointer('recipe-submission-body'), basis: FORMAT });
         }
       },
     }),
@@ -472,6 +492,7 @@ function budgetCases(): Case[] {
         const budget = ctx.limits.value(BUDGET);
         for (let i = 0; i < budget; i++) {
           const ex = await ctx.call('submitRecipe', { key: keys[i % 2]!, json: merchantRecipe(ctx) });
+          if (i === 0) ctx.expectStatus(ex, 202, { basis: FORMAT });
           ctx.expectStatus(ex, 202, { pointer: ctx.limits.pointer(BUDGET) });
         }
         ctx.step(`${budget} submissions accepted from two keys of one account`);
@@ -498,7 +519,9 @@ function budgetCases(): Case[] {
           if (expected === 202) ctx.expectStatus(ex, 202, { pointer: ctx.limits.pointer(BUDGET) });
           else ctx.expectError(ex, 'rate_limited', { pointer: ctx.limits.pointer(BUDGET) });
         };
-        for (let i = 0; i < early; i++) await send(202);
+        const first = await ctx.call('submitRecipe', { key, json: merchantRecipe(ctx) });
+        ctx.expectStatus(first, 202, { basis: FORMAT });
+        for (let i = 1; i < early; i++) await send(202);
         await ctx.clock.advance(windowMs / 2);
         for (let i = early; i < budget; i++) await send(202);
         await send('refused');

@@ -1,7 +1,7 @@
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import { RunnerError } from '../runner/outcome.js';
-import { pollBody, signupSetup } from './support.js';
+import { pollBody, signupSetup, LINK_BODY } from './support.js';
 import { LIFETIME, fileRefused, filePending, holderView, lengthRange, seconds } from './signup-steps.js';
 
 /**
@@ -57,7 +57,7 @@ export function signupFilingCases(): Case[] {
         const view = await holderView(ctx, await account.signupLink(filed.requestId));
         ctx.expectEqual([view.status, view.website, view.email], ['pending', filed.site, filed.email], "the holder's link [status, website, email]", {
           pointer: '#/components/schemas/SignupApproval',
-          sections: ['4.11'],
+          basis: LINK_BODY,
         });
       },
     }),

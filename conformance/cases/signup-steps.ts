@@ -4,7 +4,7 @@ import type { Exchange } from '../runner/exchange.js';
 import type { Node } from '../runner/document.js';
 import { password as newPassword } from '../runner/data.js';
 import { RunnerError } from '../runner/outcome.js';
-import { catalog, fileSignup, signupApproved, signupSetup, type Filed } from './support.js';
+import { LINK_BODY, catalog, fileSignup, signupApproved, signupSetup, type Filed } from './support.js';
 
 /**
  * Steps the signup cases share beyond support.ts: the holder's view of a request, approvals that
@@ -32,7 +32,7 @@ export async function fileRefused(ctx: CaseContext, key: string, json: unknown, 
 export async function holderView(ctx: CaseContext, token: string): Promise<Record<string, Node>> {
   const ex = await ctx.call('getSignupApproval', { params: { token } });
   ctx.expectStatus(ex, 200, { sections: ['4.11'] });
-  return ex.response.json as Record<string, Node>;
+  return (ex.response.json ?? {}) as Record<string, Node>;
 }
 
 /** The holder's link reads as not found (used up, expired). */
@@ -51,10 +51,13 @@ export async function approvalFails(ctx: CaseContext, account: Account, key: str
   const ex = await ctx.call('decideSignupApproval', { params: { token }, json: { decision: 'approve' } });
   ctx.expectStatus(ex, 200, { sections: ['3', '4.11'] });
   const answer = ex.response.json as Record<string, Node>;
-  const where = { pointer: '#/components/schemas/SignupApproval/properties/approvalFailure', sections: ['3', '8.4', '4.11'] };
+  const where = { pointer: '#/components/schemas/SignupApproval/properties/approvalFailure', basis: LINK_BODY };
   ctx.expectEqual([answer.status, answer.approvalFailure], ['pending', reason], 'the approval answer [status, approvalFailure]', where, ex);
   const view = await holderView(ctx, token);
   ctx.expectEqual([view.status, view.approvalFailure], ['pending', reason], "the holder's link afterwards [status, approvalFailure]", where);
+  // Section 3: the failure is shown only to the account holder, who sees it on the dashboard.
+  const state = await account.linkState(token);
+  ctx.expectEqual([state.status, state.approvalFailure], ['pending', reason], "what the account holder is shown [status, the failed check]", { sections: ['3', '8.4'] });
   const poll = await ctx.call('getSignupRequest', { key, params: { id: requestId } });
   ctx.expectStatus(poll, 200);
   const polled = poll.response.json as Record<string, Node>;

@@ -2,6 +2,10 @@ import type { ApiDocument, Node } from '../runner/document.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import type { Exchange } from '../runner/exchange.js';
+import { reference } from '../runner/basis.js';
+
+/** Section 4.11 does not show the answers of the account-holder links: what they hold is the reference's. */
+export const LINK_BODY = reference('Section 4.11 does not show the answers of the account-holder links; the outcome of a decision is read through the driver.');
 
 /**
  * Steps many cases share: a request the document allows, and the signup workflow as an agent and
@@ -103,3 +107,42 @@ export async function repeat(count: number, send: (i: number) => Promise<Exchang
   return out;
 }
 
+
+// Comparing by meaning ----------------------------------------------------------------------------
+
+/** Every string in a JSON value, wherever it sits: a card's tokens whatever their member names. */
+export function stringLeaves(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringLeaves);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringLeaves);
+  return [];
+}
+
+/** The same entry, told by its strings (its tokens) rather than by member names the specification does not give. */
+export function sameEntry(a: unknown, b: unknown): boolean {
+  const x = stringLeaves(a).sort();
+  const y = stringLeaves(b).sort();
+  return x.length > 0 && x.length === y.length && x.every((s, i) => s === y[i]);
+}
+
+/** JSON pointers at which two values differ (a member on one side only counts as a difference). */
+export function differences(a: unknown, b: unknown, at = ''): string[] {
+  if (a === b) return [];
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return [at || '/'];
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}/${k}`));
+}
+
+/**
+ * The differences of `a` and `b` that are not noise. Noise is what differs between two answers to
+ * the same request (`again` is a second answer to `a`'s request): a request id, a timestamp.
+ */
+export function meaningfulDifferences(a: unknown, b: unknown, again: unknown): string[] {
+  const noise = differences(a, again);
+  return differences(a, b).filter((d) => !noise.some((n) => d === n || d.startsWith(`${n}/`)));
+}
+
+/** A value without some of its top-level members. */
+export function without(value: Record<string, unknown>, members: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !members.includes(k)));
+}

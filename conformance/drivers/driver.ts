@@ -60,6 +60,20 @@ export interface PurchaseHold {
   offersDeclared?: boolean;
 }
 
+/**
+ * What the account holder's dashboard shows of one link and of the decision taken on it. The
+ * specification does not show the answers of the links themselves (section 4.11), so a case that
+ * needs the outcome of a decision reads it here.
+ */
+export interface LinkState {
+  /** `pending` while usable; `approved` or `denied` once decided; `opened` once a prompt was read; `expired` past its lifetime. */
+  status: 'pending' | 'approved' | 'denied' | 'opened' | 'expired';
+  /** A purchase approved: the total the approval stands for. */
+  decidedAt?: 'page' | 'declared';
+  /** A signup request still pending after an approval that could not complete: the check that failed (section 8.4). */
+  approvalFailure?: 'login_limit' | 'label_unavailable' | 'scope_full' | 'daily_limit' | string;
+}
+
 export interface ClockState {
   now: number;
   manual: boolean;
@@ -102,6 +116,9 @@ export interface AccountHolderDriver {
   holdPurchase?(accountId: string, hold: PurchaseHold): Promise<{ token: string }>;
   promptSecurityCode?(accountId: string): Promise<{ token: string }>;
   handOffChallenge?(accountId: string): Promise<{ token: string }>;
+
+  /** The state of a link of the account as its holder sees it (undefined when the account has no such link). */
+  linkState?(accountId: string, token: string): Promise<LinkState | undefined>;
 
   /** A registry maintainer's decision on a contributed recipe: merge it, verify it (publishing its note as evidence), or reject it. */
   decideRecipeSubmission?(submissionId: string, decision: 'merge' | 'verify' | 'reject'): Promise<void>;

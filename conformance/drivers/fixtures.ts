@@ -1,4 +1,4 @@
-import type { AccountHolderDriver, ClockState, DriverFactory, IssuedKey } from './driver.js';
+import type { AccountHolderDriver, ClockState, DriverFactory, IssuedKey, LinkState } from './driver.js';
 
 /**
  * The account-holder driver over the reference server's fixture surface (`/_fixtures`, documented
@@ -96,6 +96,11 @@ export const createFixturesDriver: DriverFactory = ({ baseUrl, options }) => {
     async signupLink(accountId, requestId) {
       const { links } = await call<{ links: { token: string; kind: string; requestId?: string }[] }>('GET', `${acct(accountId)}/links`);
       return links.find((l) => l.kind === 'signup' && l.requestId === requestId)?.token;
+    },
+    async linkState(accountId, token) {
+      const { links } = await call<{ links: ({ token: string } & LinkState)[] }>('GET', `${acct(accountId)}/links`);
+      const link = links.find((l) => l.token === token);
+      return link && { status: link.status, ...(link.decidedAt ? { decidedAt: link.decidedAt } : {}), ...(link.approvalFailure ? { approvalFailure: link.approvalFailure } : {}) };
     },
     async holdPurchase(accountId, hold) {
       return call<{ token: string }>('POST', `${acct(accountId)}/purchase-approvals`, hold);

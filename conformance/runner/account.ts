@@ -1,8 +1,8 @@
-import type { AccountHolderDriver, AddressInput, DriverMethod, IdentityField, IssuedKey, PlanName, PurchaseHold } from '../drivers/driver.js';
+import type { AccountHolderDriver, AddressInput, DriverMethod, IdentityField, IssuedKey, LinkState, PlanName, PurchaseHold } from '../drivers/driver.js';
 import type { Canaries } from './canaries.js';
 import type { Secrets } from './secrets.js';
 import { cardNumber, password as newPassword, totpSecret, word, type Random } from './data.js';
-import { RunnerError } from './outcome.js';
+import { NotRun, RunnerError } from './outcome.js';
 
 /**
  * Calls the driver on a case's behalf: a driver failure is an error of the run, never a failure of
@@ -145,6 +145,14 @@ export class Account {
     if (!token) throw new RunnerError('driver', `the driver found no account-holder link for signup request ${requestId}`);
     this.secrets.add(token, 'link token');
     return token;
+  }
+
+  /** The link's state as the account holder sees it; the driver must know the link. */
+  async linkState(token: string): Promise<LinkState> {
+    if (typeof this.calls.driver.linkState !== 'function') throw new NotRun('the driver cannot linkState');
+    const state = await this.calls.run('linkState', this.id, token);
+    if (!state) throw new RunnerError('driver', 'the driver found no such account-holder link');
+    return state;
   }
 
   async holdPurchase(hold: PurchaseHold = {}): Promise<string> {

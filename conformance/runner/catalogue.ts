@@ -47,8 +47,12 @@ export function lintCatalogue(cases: Case[], doc: ApiDocument): string[] {
     if (!doc.operations.has(operationOf(c))) problems.push(`${at}: the document has no operation ${operationOf(c)}`);
     if (c.title.length === 0 || c.title.length >= 70) problems.push(`${at}: the title must have 1 to 69 characters`);
     if (/\bshould\b/i.test(c.title)) problems.push(`${at}: the title says "should"; say what the deployment does`);
-    if (c.sections.length === 0) problems.push(`${at}: cites no section`);
-    for (const s of c.sections) if (!(s in SECTIONS)) problems.push(`${at}: cites section ${s}, which the specification does not have`);
+    // A case proves a sentence of the specification, unless its basis says it proves HTTP or a reference choice.
+    if (c.sections.length === 0 && (!c.basis || c.basis.kind === 'spec')) problems.push(`${at}: cites no section and names no other basis`);
+    const cited = [...c.sections, ...(c.basis?.kind === 'spec' ? c.basis.sections : [])];
+    for (const s of cited) if (!(s in SECTIONS)) problems.push(`${at}: cites section ${s}, which the specification does not have`);
+    if (c.basis?.kind === 'http' && !/^RFC \d+/.test(c.basis.cite)) problems.push(`${at}: an HTTP basis cites an RFC ("RFC 9110 §11.1")`);
+    if (c.basis?.kind === 'reference' && c.basis.why.trim().length < 10) problems.push(`${at}: a reference basis says why: what the specification does say`);
     if (!['must', 'should'].includes(c.level)) problems.push(`${at}: level must be must or should`);
     if (typeof c.needs !== 'object' || c.needs === null) problems.push(`${at}: needs are not declared`);
     if (typeof c.costs !== 'object' || c.costs === null) problems.push(`${at}: costs are not declared`);

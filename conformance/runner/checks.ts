@@ -1,112 +1,178 @@
 import type { ApiDocument, Node } from './document.js';
 import type { Schemas } from './schemas.js';
 import type { Canaries } from './canaries.js';
+import { binds, reference, type Basis, type Judgement } from './basis.js';
 import { codeOf, type Exchange } from './exchange.js';
-import { CaseFailure } from './outcome.js';
+import { CaseFailure, type Deviation } from './outcome.js';
+import { sameMeaning, type Comparison } from './header-values.js';
+import { basisOfMark } from './spec-view.js';
 
 /**
  * The checks every response of every case goes through, whatever the case is about: the status is
  * documented for the operation, the body is JSON of the documented schema, the headers are as
  * documented, `Retry-After` is exactly where the specification puts it, an error names a code the
- * operation lists with a sentence for people, and no stored secret comes back in any encoding.
+ * operation lists with words for people, and no stored secret comes back in any encoding.
+ *
+ * They run against two views of the document: the specification's (only the rules whose basis is
+ * the specification or HTTP) and the reference's (the whole document). Judging by the
+ * specification, a problem of the first view fails the case and one found only by the second is a
+ * deviation; judging by the reference, any problem fails it.
  */
-export function checkResponse(doc: ApiDocument, schemas: Schemas, canaries: Canaries, ex: Exchange): CaseFailure | undefined {
-  const { response } = ex;
-  const leak = canaries.scan(response.headers, response.text);
-  if (leak) {
-    return new CaseFailure('no stored secret in any response', `a ${leak.kind} in the ${leak.where} (${leak.encoding})`, { sections: ['1', '2.1', '5'] }, ex);
-  }
-  if (!ex.operationId) return undefined;
-  const op = doc.operation(ex.operationId);
-  const documented = doc.response(ex.operationId, response.status);
-  if (!documented) {
-    return new CaseFailure(
-      `a status the document gives ${op.operationId}: ${doc.statuses(op.operationId).join(', ')}`,
-      `${response.status} ${response.statusText}`,
-      { pointer: `${op.pointer}/responses`, sections: ['7.1'] },
-      ex,
-    );
-  }
-  const types = Object.keys(documented.node.content ?? {});
-  if (types.length > 0) {
-    const type = response.headers['content-type'] ?? '';
-    const media = types.find((t) => t.toLowerCase() === type.split(';')[0]!.trim().toLowerCase());
-    if (!media) {
-      return new CaseFailure(`Content-Type ${types.join(' or ')}`, type === '' ? 'no Content-Type' : `Content-Type ${type}`, { pointer: `${documented.pointer}/content`, sections: ['4', '7'] }, ex);
-    }
-    // Of the documented types, the one the request asked for: a JSON client never gets a page.
-    const accept = (ex.request.headers.accept ?? '*/*').toLowerCase();
-    if (types.length > 1 && !accept.includes('*/*') && !accept.includes(media.toLowerCase())) {
-      return new CaseFailure(`Content-Type ${accept} (the request's Accept)`, `Content-Type ${type}`, { pointer: `${documented.pointer}/content`, sections: ['4', '4.11'] }, ex);
-    }
-  }
-  const isJson = /^application\/json\s*(;|$)/i.test(response.headers['content-type'] ?? '');
-  // A page for a browser (the account-holder links' text/html) has no schema beyond its type.
-  if (types.includes('application/json') && isJson) {
-    if (response.json === undefined) {
-      return new CaseFailure('a JSON body', response.text === '' ? 'an empty body' : 'a body that is not JSON', { pointer: `${documented.pointer}/content`, sections: ['4', '7'] }, ex);
-    }
-    const schemaPointer = `${documented.pointer}/content/application~1json/schema`;
-    const problems = schemas.validate(schemaPointer, response.json);
-    if (problems.length > 0) {
-      return new CaseFailure(`a body valid against the documented schema`, problems.join('; '), { pointer: schemaPointer, sections: op.sections }, ex);
-    }
-  }
-  if (response.status >= 400 && isJson) {
-    const failure = checkError(doc, ex, documented.pointer);
-    if (failure) return failure;
-  }
-  return checkHeaders(doc, ex, documented.node, documented.pointer) ?? checkRetryAfter(doc, ex);
+
+/** One view of the document with its schemas: `spec` holds only what binds every deployment. */
+export interface Oracle {
+  view: 'spec' | 'reference';
+  doc: ApiDocument;
+  schemas: Schemas;
 }
 
-function checkError(doc: ApiDocument, ex: Exchange, pointer: string): CaseFailure | undefined {
-  const code = codeOf(ex.response);
-  const listed = doc.errorCodes(ex.operationId!, ex.response.status);
-  if (code === undefined || (listed.length > 0 && !listed.includes(code))) {
-    return new CaseFailure(
-      `an error code ${ex.operationId} lists for ${ex.response.status}: ${listed.join(', ')}`,
-      code === undefined ? 'no code' : `code ${code}`,
-      { pointer: `${pointer}/content/application~1json/schema`, sections: ['7', '7.1'] },
-      ex,
-    );
+export interface Judge {
+  judgement: Judgement;
+  spec: Oracle;
+  reference: Oracle;
+}
+
+export interface Verdict {
+  failure?: CaseFailure;
+  deviations: Deviation[];
+}
+
+export function judgeResponse(judge: Judge, canaries: Canaries, ex: Exchange): Verdict {
+  // A compressed leak is still a leak: the scan reads the decoded body.
+  const leak = canaries.scan(ex.response.headers, ex.response.text);
+  if (leak) {
+    return { failure: new CaseFailure('no stored secret in any response', `a ${leak.kind} in the ${leak.where} (${leak.encoding})`, { sections: ['1', '2.1', '5'] }, ex), deviations: [] };
   }
-  const message = (ex.response.json as { error?: unknown }).error;
-  if (!isSentence(message, code)) {
-    return new CaseFailure(
-      'a human-readable `error` beside the code',
-      `error ${JSON.stringify(message)}`,
-      { pointer: '#/components/schemas/Error/properties/error', sections: ['7'] },
-      ex,
-    );
+  if (!ex.operationId) return { deviations: [] };
+  const strict = problemsOf(judge.reference, ex);
+  if (judge.judgement === 'reference') return { failure: strict[0], deviations: [] };
+  const binding = problemsOf(judge.spec, ex);
+  const key = (p: CaseFailure) => `${p.expected}\n${p.received}`;
+  const failed = new Set(binding.map(key));
+  const deviations = strict
+    .filter((p) => !failed.has(key(p)))
+    .map((p): Deviation => ({ expected: p.expected, received: p.received, where: { ...p.where, basis: p.where.basis && !binds(p.where.basis) ? p.where.basis : reference(UNMARKED) }, exchange: ex }));
+  return { failure: binding[0], deviations };
+}
+
+const UNMARKED = "a constraint of the document that the specification's view leaves out";
+
+/** Every problem of a response against one view of the document, most basic first. */
+function problemsOf(oracle: Oracle, ex: Exchange): CaseFailure[] {
+  const { doc } = oracle;
+  const { response } = ex;
+  const op = doc.operation(ex.operationId!);
+  const documented = doc.response(op.operationId, response.status);
+  if (!documented) {
+    // The HTTP layer may refuse a request it cannot read with any 4xx (RFC 9110 §15.5); which one is the reference's choice.
+    if (oracle.view === 'spec' && ex.layer && response.status >= 400 && response.status < 500) return [];
+    return [new CaseFailure(`a status the document gives ${op.operationId}: ${doc.statuses(op.operationId).join(', ')}`, `${response.status} ${response.statusText}`, { pointer: `${op.pointer}/responses`, sections: ['7.1'] }, ex)];
+  }
+  const problems: CaseFailure[] = [];
+  const media = mediaProblem(oracle, ex, documented.node, documented.pointer);
+  if (media) return [media];
+  const isJson = /^application\/json\s*(;|$)/i.test(response.headers['content-type'] ?? '');
+  const types = Object.keys(documented.node.content ?? {});
+  if (types.includes('application/json') && isJson) {
+    if (response.json === undefined) {
+      return [new CaseFailure('a JSON body', response.text === '' ? 'an empty body' : 'a body that is not JSON', { pointer: `${documented.pointer}/content`, sections: ['4', '7'] }, ex)];
+    }
+    const schemaPointer = `${documented.pointer}/content/application~1json/schema`;
+    for (const found of oracle.schemas.validate(schemaPointer, response.json)) {
+      problems.push(new CaseFailure('a body valid against the documented schema', found.message, { pointer: schemaPointer, sections: op.sections, basis: found.basis }, ex));
+    }
+  }
+  if (response.status >= 400 && isJson) problems.push(...errorProblems(oracle, ex, documented.pointer));
+  problems.push(...headerProblems(oracle, ex, documented.node, documented.pointer));
+  const retry = retryAfterProblem(doc, ex);
+  if (retry) problems.push(retry);
+  return problems;
+}
+
+/** The response's media type is one the view documents, and (where it documents several) the one asked for. */
+function mediaProblem(oracle: Oracle, ex: Exchange, documented: Node, pointer: string): CaseFailure | undefined {
+  const types = Object.keys(documented.content ?? {});
+  if (types.length === 0) return undefined;
+  const type = ex.response.headers['content-type'] ?? '';
+  const bare = type.split(';')[0]!.trim().toLowerCase();
+  const accept = (ex.request.headers.accept ?? '*/*').toLowerCase();
+  const media = types.find((t) => t.toLowerCase() === bare);
+  const marks = documented['x-basis'] ?? {};
+  if (!media) {
+    // A type only the reference offers (a page for a browser) is its choice, when the request asked for it by name.
+    const referenceOnly = oracle.view === 'spec' && Object.keys(marks).some((k) => k === `content/${bare.replace(/\//g, '~1')}`);
+    if (referenceOnly && accept.includes(bare)) return undefined;
+    return new CaseFailure(`Content-Type ${types.join(' or ')}`, type === '' ? 'no Content-Type' : `Content-Type ${type}`, { pointer: `${pointer}/content`, sections: ['4', '7'] }, ex);
+  }
+  // Of the documented types, the one the request asked for: a JSON client never gets a page.
+  if (types.length > 1 && !accept.includes('*/*') && !accept.includes(media.toLowerCase())) {
+    const page = types.find((t) => t !== 'application/json');
+    const basis = basisOfMark(marks[`content/${(page ?? '').replace(/\//g, '~1')}`]);
+    return new CaseFailure(`Content-Type ${accept} (the request's Accept)`, `Content-Type ${type}`, { pointer: `${pointer}/content`, sections: ['4', '4.11'], basis }, ex);
   }
   return undefined;
 }
 
-/** Words for people: letters and spaces, not the code again, not a stack trace. */
-function isSentence(message: unknown, code: string): boolean {
-  if (typeof message !== 'string') return false;
-  const text = message.trim();
-  return text !== '' && text !== code && /[A-Za-z]{2,}/.test(text) && /\s/.test(text) && !/\n\s+at\s/.test(text);
+function errorProblems(oracle: Oracle, ex: Exchange, pointer: string): CaseFailure[] {
+  const code = codeOf(ex.response);
+  const listed = oracle.doc.errorCodes(ex.operationId!, ex.response.status);
+  const out: CaseFailure[] = [];
+  if (code === undefined || (listed.length > 0 && !listed.includes(code))) {
+    out.push(
+      new CaseFailure(
+        `an error code ${ex.operationId} lists for ${ex.response.status}: ${listed.join(', ')}`,
+        code === undefined ? 'no code' : `code ${code}`,
+        { pointer: `${pointer}/content/application~1json/schema`, sections: ['7', '7.1'] },
+        ex,
+      ),
+    );
+  }
+  const message = (ex.response.json as { error?: unknown }).error;
+  // Section 7 asks for a human-readable `error` and lets its wording change: any words will do.
+  if (typeof message !== 'string' || message.trim() === '') {
+    out.push(new CaseFailure('a human-readable `error` beside the code', `error ${JSON.stringify(message)}`, { pointer: '#/components/schemas/Error/properties/error', sections: ['7'] }, ex));
+  } else if (oracle.view === 'reference' && !isSentence(message, code ?? '')) {
+    const basis = reference('Section 7 asks only for a human-readable `error`, whose wording may change; the reference server writes a sentence.');
+    out.push(new CaseFailure('an `error` in a sentence: words and spaces, not the code again, not a stack trace', `error ${JSON.stringify(message)}`, { pointer: '#/components/schemas/Error/properties/error', sections: [], basis }, ex));
+  }
+  return out;
 }
 
-function checkHeaders(doc: ApiDocument, ex: Exchange, response: Node, pointer: string): CaseFailure | undefined {
+/** Words for people: letters and spaces, not the code again, not a stack trace. */
+function isSentence(message: string, code: string): boolean {
+  const text = message.trim();
+  return text !== code && /[A-Za-z]{2,}/.test(text) && /\s/.test(text) && !/\n\s+at\s/.test(text);
+}
+
+function headerProblems(oracle: Oracle, ex: Exchange, response: Node, pointer: string): CaseFailure[] {
+  const { doc } = oracle;
+  const how: Comparison = oracle.view === 'spec' ? 'holds' : 'equals';
+  const out: CaseFailure[] = [];
   for (const [name, raw] of Object.entries<Node>(response.headers ?? {})) {
     const { node: header, pointer: headerPointer } = doc.resolveAt(raw, `${pointer}/headers/${name}`);
     const value = ex.response.headers[name.toLowerCase()];
     const schema = doc.resolve(header?.schema) ?? {};
-    const isNoStore = schema.const === 'no-store';
-    const where = { pointer: headerPointer, sections: name.toLowerCase() === 'cache-control' ? (isNoStore ? ['5'] : ['4.2']) : ['7.1', '8.3'] };
+    const basis = headerBasis(response, header, name);
+    const where = { pointer: headerPointer, sections: basis?.kind === 'spec' ? basis.sections : [], basis };
     if (value === undefined) {
       // Whether Retry-After must be present depends on the code: the rule below decides.
-      if (header?.required && name.toLowerCase() !== 'retry-after') return new CaseFailure(`a ${name} header`, `no ${name} header`, where, ex);
+      if (header?.required && name.toLowerCase() !== 'retry-after') out.push(new CaseFailure(`a ${name} header`, `no ${name} header`, where, ex));
       continue;
     }
-    if (schema.const !== undefined && value !== String(schema.const)) return new CaseFailure(`${name}: ${schema.const}`, `${name}: ${value}`, where, ex);
-    if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(value)) {
-      return new CaseFailure(`${name}: one of ${schema.enum.join(' | ')}`, `${name}: ${value}`, where, ex);
+    const allowed: string[] = schema.const !== undefined ? [String(schema.const)] : Array.isArray(schema.enum) ? schema.enum.map(String) : [];
+    if (allowed.length > 0 && !allowed.some((v) => sameMeaning(name, v, value, how))) {
+      out.push(new CaseFailure(`${name}: ${allowed.join(' | ')}${how === 'holds' && allowed.length === 1 ? ' (these directives or tokens, with others beside them)' : ''}`, `${name}: ${value}`, where, ex));
     }
   }
-  return undefined;
+  return out;
+}
+
+/** Where a header's rule on this response is written: the response's own mark, else the header's. */
+function headerBasis(response: Node, header: Node, name: string): Basis | undefined {
+  const marks = { ...(header?.['x-basis'] ?? {}) };
+  const own = basisOfMark(response?.['x-basis']?.[`headers/${name}`]);
+  if (own) return own;
+  return basisOfMark(marks['schema/const'] ?? marks['schema/enum'] ?? marks.required);
 }
 
 /**
@@ -115,7 +181,7 @@ function checkHeaders(doc: ApiDocument, ex: Exchange, response: Node, pointer: s
  * budget). Which limit answers with which code, and whether it carries the header, is read from
  * the operation's `x-limits`.
  */
-function checkRetryAfter(doc: ApiDocument, ex: Exchange): CaseFailure | undefined {
+function retryAfterProblem(doc: ApiDocument, ex: Exchange): CaseFailure | undefined {
   const code = codeOf(ex.response);
   const value = ex.response.headers['retry-after'];
   if (ex.response.status < 400 || code === undefined) return undefined;

@@ -16,6 +16,7 @@ import { Limits } from './limits.js';
 import { UsageError } from './options.js';
 import type { CaseResult } from './outcome.js';
 import { preflight } from './preflight.js';
+import type { Judge } from './checks.js';
 import { runCases, type CaseDetail } from './run.js';
 import { Schemas } from './schemas.js';
 import { Secrets } from './secrets.js';
@@ -68,6 +69,12 @@ export function loadCatalogue(documentFile: string, catalogue: Catalogue): { doc
   return { doc, cases };
 }
 
+/** The two views every response is checked against: the whole document, and the specification's rules alone. */
+function judgeOf(judgement: Judgement, doc: ApiDocument, schemas: Schemas): Judge {
+  const view = doc.specView();
+  return { judgement, reference: { view: 'reference', doc, schemas }, spec: { view: 'spec', doc: view, schemas: new Schemas(view) } };
+}
+
 function write(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -107,12 +114,14 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     const secrets = new Secrets();
     for (const [role, key] of Object.entries(settings.keys)) secrets.add(key, `API key given as ${role}`);
     secrets.add(settings.driver?.options['admin-token'], 'admin token');
+    const schemas = new Schemas(doc);
     const env: RunEnvironment = {
       baseUrl: settings.baseUrl,
       proxyOrigin: settings.proxyOrigin,
       doc,
       judgement: settings.judgement,
-      schemas: new Schemas(doc),
+      judge: judgeOf(settings.judgement, doc, schemas),
+      schemas,
       limits,
       keys: settings.keys,
       driver,

@@ -6,13 +6,13 @@ import type { Canaries } from './canaries.js';
 import type { Secrets } from './secrets.js';
 import { spendsOrCreates, type CaseInfo, type KeyRole } from './needs.js';
 import { Account, DriverCalls } from './account.js';
-import { checkResponse } from './checks.js';
+import { judgeResponse, type Judge } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
 import { send, sendRaw } from './http.js';
-import { CaseFailure, NotRun, RunnerError, StatusMismatch, type Deviation, type Source } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, type Deviation, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
-import type { Judgement } from './basis.js';
+import { binds, type Judgement } from './basis.js';
 
 /** What every case of one run shares. */
 export interface RunEnvironment {
@@ -22,6 +22,9 @@ export interface RunEnvironment {
   doc: ApiDocument;
   /** What fails a case: the specification's rules (and HTTP's) only, or the reference server's too. */
   judgement: Judgement;
+  /** The two views of the document every response is checked against. */
+  judge: Judge;
+  /** The whole document's schemas (the generator validates what it sends with them). */
   schemas: Schemas;
   limits: Limits;
   keys: Partial<Record<KeyRole, string>>;
@@ -156,8 +159,7 @@ export class CaseContext {
       const ex: Exchange = { operationId, request, response };
       this.exchanges.push(ex);
       this.env.onExchange?.(ex);
-      const failure = checkResponse(this.doc, this.env.schemas, this.env.canaries, ex);
-      if (failure) throw failure;
+      this.judge(ex);
       // Outside the cases that test limits, a rate limit is the deployment pacing the runner: wait as told.
       if (this.manners.honourRetryAfter && response.status === 429 && codeOf(response) === 'rate_limited' && attempt < MAX_RATE_LIMIT_RETRIES) {
         const seconds = Number(response.headers['retry-after'] ?? 2 ** (attempt + 1));
@@ -182,12 +184,22 @@ export class CaseContext {
     const response = await sendRaw(origin, bytes, this.env.timeoutMs + 45_000);
     const [method = 'GET', target = '/'] = head.split(' ');
     const request = { method, url: `${origin}${target}`, headers: { '(raw)': `${head.length} bytes of request head${head.endsWith('\r\n\r\n') ? '' : ', unfinished'}` }, body };
-    const ex: Exchange = { operationId, request, response };
+    const ex: Exchange = { operationId, request, response, layer: true };
     this.exchanges.push(ex);
     this.env.onExchange?.(ex);
-    const failure = checkResponse(this.doc, this.env.schemas, this.env.canaries, ex);
-    if (failure) throw failure;
+    this.judge(ex);
     return ex;
+  }
+
+  /** Checks a response against the document: a binding problem throws, a departure from a reference choice is recorded. */
+  private judge(ex: Exchange): void {
+    const verdict = judgeResponse(this.env.judge, this.env.canaries, ex);
+    for (const d of verdict.deviations) this.deviate(d);
+    if (verdict.failure) throw verdict.failure;
+  }
+
+  private deviate(d: Deviation): void {
+    if (!this.deviations.some((k) => k.expected === d.expected && k.received === d.received)) this.deviations.push(d);
   }
 
   /** The (operation, status, code) triples this case received. */
@@ -197,38 +209,67 @@ export class CaseContext {
 
   // Expectations -----------------------------------------------------------------------------------
 
+  /**
+   * Where an expectation is written. An assertion names its own sections (the specification) or
+   * basis; without either it takes the case's: its basis when the case proves a reference choice
+   * or an HTTP rule, else its sections.
+   */
+  private source(where: Partial<Source>, pointer?: string): Source {
+    if (where.basis) return { pointer, sections: where.sections ?? (where.basis.kind === 'spec' ? where.basis.sections : []), basis: where.basis };
+    if (where.sections) return { pointer, sections: where.sections };
+    return { pointer, sections: this.spec.sections, basis: this.spec.basis };
+  }
+
   private where(ex: Exchange | undefined, status: number | undefined, where: Partial<Source> = {}): Source {
     const pointer = where.pointer ?? (ex?.operationId && status !== undefined ? this.doc.response(ex.operationId, status)?.pointer : undefined);
-    return { pointer, sections: where.sections ?? this.spec.sections };
+    return this.source(where, pointer);
   }
 
+  /** Whether a rule of this source fails the case in this run: judging by the specification, a reference choice does not. */
+  private binding(source: Source): boolean {
+    return this.env.judgement === 'reference' || !source.basis || binds(source.basis);
+  }
+
+  /** Ends the case: failed, or, for a reference choice judged by the specification, passed with the deviation recorded. */
   fail(expected: string, received: string, where: Partial<Source> = {}, ex?: Exchange): never {
-    throw new CaseFailure(expected, received, { pointer: where.pointer, sections: where.sections ?? this.spec.sections }, ex);
+    const source = this.source(where, where.pointer);
+    if (!this.binding(source)) throw new ReferenceDeparture({ expected, received, where: source, exchange: ex });
+    throw new CaseFailure(expected, received, source, ex);
   }
 
+  /**
+   * Fails the case when `condition` does not hold; for a reference choice judged by the
+   * specification, records the deviation and goes on.
+   */
   check(condition: unknown, expected: string, received: string | (() => string), where: Partial<Source> = {}, ex?: Exchange): void {
-    if (!condition) this.fail(expected, typeof received === 'function' ? received() : received, where, ex);
+    if (condition) return;
+    const text = typeof received === 'function' ? received() : received;
+    const source = this.source(where, where.pointer);
+    if (!this.binding(source)) return this.deviate({ expected, received: text, where: source, exchange: ex });
+    throw new CaseFailure(expected, text, source, ex);
   }
 
   /** The response has this status (and, for an error, the case names its code with `expectError`). */
   expectStatus(ex: Exchange, status: number, where: Partial<Source> = {}): void {
-    if (ex.response.status !== status) {
-      throw new StatusMismatch(`status ${status}`, describeResponse(ex), this.where(ex, status, where), ex);
-    }
+    if (ex.response.status !== status) this.mismatch(`status ${status}`, ex, this.where(ex, status, where));
   }
 
   /** The response is the error `code`, with the status the document gives it on this operation. */
   expectError(ex: Exchange, code: string, where: Partial<Source> & { status?: number } = {}): void {
     const status = where.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
     if (status === undefined) throw new RunnerError('runner', `${ex.operationId} documents no status with code ${code}`);
-    if (ex.response.status !== status || codeOf(ex.response) !== code) {
-      throw new StatusMismatch(`${status} ${code}`, describeResponse(ex), this.where(ex, status, where), ex);
-    }
+    if (ex.response.status !== status || codeOf(ex.response) !== code) this.mismatch(`${status} ${code}`, ex, this.where(ex, status, where));
   }
 
-  /** Deep equality of two JSON values, with both shown when they differ. */
+  /** What follows an unexpected status depends on it, so even a reference choice ends the case here. */
+  private mismatch(expected: string, ex: Exchange, source: Source): never {
+    if (!this.binding(source)) throw new ReferenceDeparture({ expected, received: describeResponse(ex), where: source, exchange: ex });
+    throw new StatusMismatch(expected, describeResponse(ex), source, ex);
+  }
+
+  /** Deep equality of two JSON values, with both shown when they differ (a check: see `check`). */
   expectEqual(actual: unknown, expected: unknown, what: string, where: Partial<Source> = {}, ex?: Exchange): void {
-    if (!jsonEqual(actual, expected)) this.fail(`${what} ${JSON.stringify(expected)}`, `${JSON.stringify(actual)}`, where, ex);
+    this.check(jsonEqual(actual, expected), `${what} ${JSON.stringify(expected)}`, () => `${JSON.stringify(actual)}`, where, ex);
   }
 
   // Accounts, keys, clock --------------------------------------------------------------------------

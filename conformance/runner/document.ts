@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { specView } from './spec-view.js';
 
 /**
  * The bundled OpenAPI document the runner checks against. Every status, code, header, schema,
@@ -103,6 +104,11 @@ export class ApiDocument {
         });
       }
     }
+  }
+
+  /** The same document with only the rules of the specification and HTTP (spec-view.ts). */
+  specView(): ApiDocument {
+    return new ApiDocument(specView(this.doc));
   }
 
   static load(file = defaultDocumentPath()): ApiDocument {

@@ -5,6 +5,8 @@ export interface Exchange {
   operationId?: string;
   request: HttpRequest;
   response: HttpResponse;
+  /** Sent raw, for the server's HTTP layer to answer before any operation is matched. */
+  layer?: boolean;
 }
 
 /** The error `code` of a JSON error body, if any. */

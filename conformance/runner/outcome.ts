@@ -44,6 +44,16 @@ export interface Deviation {
   exchange?: Exchange;
 }
 
+/**
+ * Thrown where a case cannot go on after departing from a reference choice (a status it expected):
+ * judging by the specification, the case ends there, passed, with the deviation recorded.
+ */
+export class ReferenceDeparture extends Error {
+  constructor(readonly deviation: Deviation) {
+    super(`deviation: expected ${deviation.expected}; received ${deviation.received}`);
+  }
+}
+
 export type State = 'passed' | 'failed' | 'error' | 'not-run';
 
 export interface CaseResult {

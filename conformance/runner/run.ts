@@ -1,7 +1,7 @@
 import type { Case } from './case.js';
 import { spendsOrCreates } from './case.js';
 import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
-import { CaseFailure, NotRun, RunnerError, type CaseResult, type Deviation } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, type CaseResult, type Deviation } from './outcome.js';
 import type { Exchange } from './exchange.js';
 
 export interface RunOptions {
@@ -117,6 +117,10 @@ async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number): Promis
     await Promise.race([c.run(ctx), timeout]);
     return 'passed';
   } catch (e) {
+    if (e instanceof ReferenceDeparture) {
+      ctx.deviations.push(e.deviation);
+      return 'passed';
+    }
     if (e instanceof CaseFailure || e instanceof RunnerError || e instanceof NotRun) return e;
     return new RunnerError('runner', `the case broke: ${(e as Error).stack ?? String(e)}`);
   } finally {

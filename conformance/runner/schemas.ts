@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type Ajv2020Type from 'ajv/dist/2020.js';
 import type { ApiDocument } from './document.js';
+import type { Basis } from './basis.js';
+import { basisOfMark } from './spec-view.js';
 
 // ajv is CommonJS; requiring it sidesteps the default-export shapes ESM gives a CommonJS class.
 const Ajv2020 = createRequire(import.meta.url)('ajv/dist/2020.js') as { default: typeof Ajv2020Type.default };
@@ -19,6 +21,8 @@ export class Schemas {
       strict: false,
       allErrors: true,
       validateSchema: false,
+      // The failing schema itself comes with each error, so a problem can say where its rule is marked.
+      verbose: true,
       // The document's formats are annotations here, as the specification attaches no rule to them.
       formats: { int64: true, int32: true },
     });
@@ -26,7 +30,7 @@ export class Schemas {
   }
 
   /** Validates `value` against the schema at `pointer` (`#/...`); the problems, or an empty list. */
-  validate(pointer: string, value: unknown): string[] {
+  validate(pointer: string, value: unknown): Problem[] {
     let fn = this.compiled.get(pointer);
     if (!fn) {
       const found = this.ajv.getSchema(`doc${pointer}`);
@@ -39,16 +43,32 @@ export class Schemas {
   }
 }
 
+/** One problem of a value: in words, and the basis its schema marks for the rule, when it marks one. */
+export interface Problem {
+  message: string;
+  basis?: Basis;
+}
+
+/** The `x-basis` mark of the rule an error broke, on the schema that holds it. */
+function markOf(e: ErrorObject): Basis | undefined {
+  const marks = (e.parentSchema as { 'x-basis'?: Record<string, unknown> } | undefined)?.['x-basis'];
+  if (!marks) return undefined;
+  if (e.keyword === 'required') return basisOfMark(marks[`required/${(e.params as { missingProperty: string }).missingProperty}`]);
+  return basisOfMark(marks[e.keyword]);
+}
+
 /** ajv's errors as short sentences, the deepest first, without the noise of anyOf/oneOf branches. */
-function describe(errors: ErrorObject[]): string[] {
-  const out = new Set<string>();
+function describe(errors: ErrorObject[]): Problem[] {
+  const out = new Map<string, Problem>();
   const meaningful = errors.filter((e) => !['anyOf', 'oneOf', 'allOf', 'if'].includes(e.keyword));
   for (const e of meaningful.length > 0 ? meaningful : errors) {
     const at = e.instancePath || '/';
-    if (e.keyword === 'additionalProperties') out.add(`${at}: has a member the document does not allow: "${(e.params as { additionalProperty: string }).additionalProperty}"`);
-    else if (e.keyword === 'enum') out.add(`${at}: ${e.message} (${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})`);
-    else if (e.keyword === 'const') out.add(`${at}: must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`);
-    else out.add(`${at}: ${e.message}`);
+    let message: string;
+    if (e.keyword === 'additionalProperties') message = `${at}: has a member the document does not allow: "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    else if (e.keyword === 'enum') message = `${at}: ${e.message} (${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})`;
+    else if (e.keyword === 'const') message = `${at}: must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+    else message = `${at}: ${e.message}`;
+    if (!out.has(message)) out.set(message, { message, basis: markOf(e) });
   }
-  return [...out].slice(0, 8);
+  return [...out.values()].slice(0, 8);
 }

@@ -1,11 +1,23 @@
 import { spendsOrCreates, type Case } from '../case.js';
+import { describeBasis } from '../basis.js';
 import { SECTIONS, chapterOf } from '../sections.js';
 
 /**
  * CASES.md: every case of the catalogue, grouped by the section it proves first, committed so a
- * change to the catalogue shows in review (as Kubernetes keeps its conformance list).
+ * change to the catalogue shows in review (as Kubernetes keeps its conformance list). Each case
+ * shows its basis: the sections of the specification it proves, HTTP, or the reference server's
+ * own choice, which binds no other deployment.
  */
+
+const NO_SECTION = 'Beyond the specification';
+
+function basisCell(c: Case): string {
+  if (!c.basis || c.basis.kind === 'spec') return 'spec';
+  return c.basis.kind === 'http' ? `HTTP: ${c.basis.cite}` : '**reference**';
+}
+
 export function casesMarkdown(cases: Case[], documentVersion: string): string {
+  const reference = cases.filter((c) => c.basis?.kind === 'reference');
   const lines = [
     '# Conformance cases',
     '',
@@ -13,21 +25,28 @@ export function casesMarkdown(cases: Case[], documentVersion: string): string {
     `${cases.length} cases; ${cases.filter((c) => c.level === 'must').length} must, ${cases.filter((c) => c.level === 'should').length} should;`,
     `${cases.filter((c) => c.needs.driver).length} need the account-holder driver, ${cases.filter((c) => c.needs.manualClock).length} a manual clock;`,
     `${cases.filter(spendsOrCreates).length} spend limits, create data or wait, and run only with \`--spend\` (or against the local sandbox).`,
+    `${cases.length - reference.length} prove the specification or HTTP; ${reference.length} prove a choice of the reference server, listed with why at the end.`,
     '',
     'Needs: **D** the account-holder driver, **C** a manual clock, **K** a key given or issued by the driver. Costs: **$** spends a limit, budget or ceiling; **+** creates data the runner cannot remove; **W** waits out a server timeout.',
+    '',
+    'Basis: **spec**, the sentences of the sections listed; **HTTP**, the RFC named; **reference**, the reference server\'s own choice where the specification leaves one open. Judging by the specification (`--judge spec`, the default against a `--base-url`), a reference case and every assertion of reference basis inside any case report a departure as a deviation, never a failure. Judging by the reference (`--judge reference`, the default against the local sandbox), every rule is enforced.',
   ];
   const byChapter = new Map<string, Case[]>();
   for (const c of cases) {
-    const chapter = chapterOf(c.sections[0] ?? '?');
+    const chapter = c.sections[0] ? chapterOf(c.sections[0]) : NO_SECTION;
     byChapter.set(chapter, [...(byChapter.get(chapter) ?? []), c]);
   }
   for (const [chapter, entries] of [...byChapter].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
-    lines.push('', `## ${chapter}. ${SECTIONS[chapter] ?? ''}`, '', '| case | title | sections | level | needs | costs |', '| - | - | - | - | - | - |');
+    lines.push('', chapter === NO_SECTION ? `## ${NO_SECTION}` : `## ${chapter}. ${SECTIONS[chapter] ?? ''}`, '', '| case | title | sections | basis | level | needs | costs |', '| - | - | - | - | - | - | - |');
     for (const c of [...entries].sort((a, b) => a.id.localeCompare(b.id))) {
       const needs = [c.needs.driver ? 'D' : '', c.needs.manualClock ? 'C' : '', c.needs.keys?.length ? 'K' : ''].join('');
       const costs = [c.costs.spends ? '$' : '', c.costs.createsData ? '+' : '', c.costs.waits ? 'W' : ''].join('');
-      lines.push(`| \`${c.id}\` | ${c.title.replace(/\|/g, '\\|')} | ${c.sections.join(', ')} | ${c.level} | ${needs} | ${costs} |`);
+      lines.push(`| \`${c.id}\` | ${c.title.replace(/\|/g, '\\|')} | ${c.sections.join(', ')} | ${basisCell(c)} | ${c.level} | ${needs} | ${costs} |`);
     }
+  }
+  if (reference.length > 0) {
+    lines.push('', '## The reference server\'s choices', '', 'What each reference case proves, and why it binds no other deployment:', '');
+    for (const c of [...reference].sort((a, b) => a.id.localeCompare(b.id))) lines.push(`- \`${c.id}\`: ${describeBasis(c.basis!).replace(/^the reference server's choice \((.*)\)$/, '$1')}`);
   }
   return `${lines.join('\n')}\n`;
 }
