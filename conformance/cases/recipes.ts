@@ -172,9 +172,11 @@ function readCases(): Case[] {
       needs: {},
       costs: {},
       async run(ctx) {
+        // Release recipes only: contributions come and go with the cases running beside this one.
+        const released = (ex: Exchange) => (ex.response.json as { recipes: Node[] }).recipes.filter((e: Node) => e.registryVersion !== 'submission');
         const plain = await recipes(ctx);
         const extra = await recipes(ctx, 'page=2&sort=key&foo[]=bar');
-        ctx.expectEqual(extra.response.json, plain.response.json, 'the same index with unlisted parameters as without:', {}, extra);
+        ctx.expectEqual(released(extra), released(plain), 'the same index (its release recipes) with unlisted parameters as without:', {}, extra);
         expectCache(ctx, extra, INDEX_CACHE);
       },
     }),
