@@ -6,7 +6,7 @@ export const HTML_STYLE = `
   --ok: #3fb950; --ok-bg: #12261e; --bad: #f85149; --bad-bg: #2d1214; --warn: #d29922; --warn-bg: #2e2411; --quiet: #8d96a0; --quiet-bg: #21262d; --info: #58a6ff; --info-bg: #0c2d4b; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
-header, main { max-width: 1200px; margin: 0 auto; padding: 0 1.5rem; }
+header, main { max-width: 1400px; margin: 0 auto; padding: 0 1.5rem; }
 header { padding-top: 1.5rem; }
 h1 { margin: 0 0 .25rem; font-size: 1.6rem; }
 h2 { margin: 2rem 0 .75rem; padding-bottom: .3rem; border-bottom: 1px solid var(--line); font-size: 1.3rem; }
