@@ -180,7 +180,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     const durationMs = performance.now() - started;
     const scope: Scope = { catalogue: settings.generate?.only ? results.length : all.length, selectedBy: selectedBy(settings) };
     const counts = tally(results, scope);
-    if (results.length > 0) out.write(reporter.summary(results, { scope, judgement: settings.judgement, acceptIncomplete: settings.acceptIncomplete }));
+    if (results.length > 0) out.write(reporter.summary(results, { tally: counts, judgement: settings.judgement, acceptIncomplete: settings.acceptIncomplete }));
     if (generation) out.write(generationReport(generation, settings.seed, settings.generate!.count, (t) => secrets.mask(t)));
     const totals = coverageTotals(coverage);
     if (results.length > 0) {

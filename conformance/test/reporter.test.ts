@@ -41,7 +41,7 @@ function report(isTTY: boolean): string {
   let text = '';
   const reporter = new ConsoleReporter({ write: (t) => void (text += t), isTTY }, results.length, new Map(cases.map((c) => [c.id, c])), new Secrets());
   for (const r of results) reporter.result(r, { steps: [] });
-  return text + reporter.summary(results, { scope: { catalogue: 5, selectedBy: ['--only'] }, judgement: 'spec', acceptIncomplete: false });
+  return text + reporter.summary(results, { tally: tally(results, { catalogue: 5, selectedBy: ['--only'] }), judgement: 'spec', acceptIncomplete: false });
 }
 
 describe('the console report', () => {
@@ -75,7 +75,7 @@ describe('the console report of a run with every kind of outcome', () => {
   let text = '';
   const reporter = new ConsoleReporter({ write: (t) => void (text += t), isTTY: false }, run.results.length, run.byId, run.secrets);
   for (const r of run.results) reporter.result(r, run.details.get(r.id) ?? { steps: [] });
-  text += reporter.summary(run.results, { scope: { catalogue: 12, selectedBy: ['--only'] }, judgement: 'spec', acceptIncomplete: true });
+  text += reporter.summary(run.results, { tally: tally(run.results, { catalogue: 12, selectedBy: ['--only'] }), judgement: 'spec', acceptIncomplete: true });
 
   it('when a case passed with a deviation, then it passes, and the deviation is listed apart with its basis', () => {
     expect(text).toMatch(/^PASS +getRecipes\/index-without-bodies \(1 deviation\)$/m);

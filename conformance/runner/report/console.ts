@@ -6,7 +6,7 @@ import { SECTIONS, chapterOf } from '../sections.js';
 import type { Judgement } from '../basis.js';
 import { formatFailure } from './failure.js';
 import { allDeviations, deviationText } from './deviations.js';
-import { incompleteLine, judgementWords, ranLine, tally, verdictOf, type Scope, type Verdict } from './tally.js';
+import { incompleteLine, judgementWords, ranLine, verdictOf, type Tally, type Verdict } from './tally.js';
 
 export { verdictOf, type Verdict } from './tally.js';
 
@@ -67,7 +67,7 @@ export class ConsoleReporter {
    * judgement, the deviations apart from the failures, and how much of the catalogue ran and why
    * the rest did not.
    */
-  summary(results: CaseResult[], run: { scope: Scope; judgement: Judgement; acceptIncomplete: boolean }): string {
+  summary(results: CaseResult[], run: { tally: Tally; judgement: Judgement; acceptIncomplete: boolean }): string {
     if (this.out.isTTY) this.out.write('\r\x1b[K');
     const rows = new Map<string, Record<Verdict, number>>();
     for (const r of results) {
@@ -86,7 +86,7 @@ export class ConsoleReporter {
       lines.push('', `deviations from the reference server's own choices: ${deviations.length} in ${new Set(deviations.map((d) => d.caseId)).size} case(s); informative, never failures`, '');
       for (const d of deviations) lines.push(this.secrets.mask(deviationText(d)), '');
     }
-    const t = tally(results, run.scope);
+    const t = run.tally;
     lines.push('', judgementWords(run.judgement));
     lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} deviations` : ''));
     lines.push(ranLine(t));
