@@ -28,7 +28,7 @@ import { jsonReport } from './report/json.js';
 import { htmlReport } from './report/html.js';
 import { checkReportPaths, writeReport } from './report/paths.js';
 import { tally, type Scope } from './report/tally.js';
-import type { ExitCode, ReportInput } from './report/input.js';
+import { EXIT_MEANING, type ExitCode, type ReportInput } from './report/input.js';
 import { listing } from './report/listing.js';
 import { changedOperationsReport } from './report/contract-diff.js';
 import { generationReport, runGeneration, type GenerationSummary } from './generate/run.js';
@@ -198,9 +198,10 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       const problem = writeReport(report.option, file, report.render(input));
       if (!problem) continue;
       out.write(`${problem}\n`);
-      // The run's verdict stands; a report it could not keep makes it incomplete at the least.
+      // A failure's verdict stands; otherwise a report the run could not keep is a run not completed.
       if (exitCode === 0 || exitCode === 4) exitCode = 3;
     }
+    out.write(`exit ${exitCode}: ${EXIT_MEANING[exitCode]}\n`);
     return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock, generation, judgement: settings.judgement };
   } finally {
     await driver?.close?.();

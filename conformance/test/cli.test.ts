@@ -144,9 +144,11 @@ describe('a run against the reference server', () => {
     expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/per-key-limit-free: spends .*; run with --spend/);
     expect(r.out).toMatch(/^catalogue: \d+ of \d+ cases ran; not run: \d+ for a missing capability \[needs the account-holder driver \(\d+\)\]; \d+ by choice \[left out by --only, --skip \(\d+\), no --spend \(\d+\)\]$/m);
     expect(r.out).toMatch(/^incomplete: \d+ cases could not run for a missing capability; .* --accept-incomplete \(exit 4\)$/m);
+    expect(r.out.trim().split('\n').at(-1)).toBe('exit 4: incomplete: cases could not run for a missing capability (accept with --accept-incomplete)');
     const accepted = cli([...args, '--accept-incomplete']);
     expect(accepted.code, accepted.out + accepted.err).toBe(0);
     expect(accepted.out).toMatch(/^incomplete, accepted \(--accept-incomplete\): \d+ cases could not run/m);
+    expect(accepted.out.trim().split('\n').at(-1)).toBe('exit 0: every case that ran passed, and nothing it needed was missing');
   });
 
   it('when cases are left out only by the user\'s own choices, then the run exits 0 and says so', () => {
