@@ -1,23 +1,29 @@
-// Builds the package: compiles the runner with tsc into dist/, and copies the bundled document it
-// checks against (the repository's dist/openapi.json, from `npm run bundle`) beside it, so the
-// package needs neither the repository nor a compiler where it is installed.
+// Builds the package: bundles the OpenAPI document (the repository's `npm run bundle`), compiles the
+// runner with tsc into dist/, and copies the bundled document it checks against beside it, so the
+// package needs neither the repository nor a compiler where it is installed. `npm pack` runs this
+// (prepack), so a fresh clone packs with no step before it; the document is bundled every time, so
+// the package never ships a stale copy.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, '..', 'dist', 'openapi.json');
-if (!existsSync(bundle)) {
-  console.error('conformance build: ../dist/openapi.json is missing; run "npm run bundle" at the repository root first');
-  process.exit(1);
+const root = join(here, '..');
+
+function run(what, args, cwd) {
+  const done = spawnSync(process.execPath, args, { cwd, stdio: 'inherit' });
+  if (done.status !== 0) {
+    console.error(`conformance build: ${what} failed`);
+    process.exit(done.status ?? 1);
+  }
 }
+
+run('bundling the document', ['--import', 'tsx', join(root, 'scripts', 'bundle.ts')], root);
 rmSync(join(here, 'dist'), { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const run = spawnSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit' });
-if (run.status !== 0) process.exit(run.status ?? 1);
+run('compiling the runner', [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], here);
 mkdirSync(join(here, 'dist'), { recursive: true });
-copyFileSync(bundle, join(here, 'dist', 'openapi.json'));
+copyFileSync(join(root, 'dist', 'openapi.json'), join(here, 'dist', 'openapi.json'));
 chmodSync(join(here, 'dist', 'bin.js'), 0o755);
 console.log('conformance build: dist/ (runner, cases, drivers) and dist/openapi.json');

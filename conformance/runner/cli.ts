@@ -3,12 +3,9 @@ import { OPTIONS, parseArgs, UsageError } from './options.js';
 import { resolveSettings } from './settings.js';
 import { runConformance, runnerVersion, loadCatalogue, type Catalogue } from './conformance.js';
 import { defaultDocumentPath } from './document.js';
+import { EXIT_MEANING, type ExitCode } from './report/input.js';
 
-/**
- * vault-conformance: exit 0 when every case that ran passed, 1 when a case failed (or a known
- * deviation passed), 2 on a usage or configuration error, 3 when no case failed but some could
- * not be completed (the runner, the driver or the network failed).
- */
+/** vault-conformance: the exit status is one of EXIT_MEANING's (report/input.ts). */
 
 const EXAMPLES = `Examples:
   # against the local reference server of \`npm start\` (reads data/local.json)
@@ -17,11 +14,12 @@ const EXAMPLES = `Examples:
   # against a deployment, with its own account-holder driver, allowing cases that spend limits
   vault-conformance --base-url https://vault.staging.example.com --driver ./qa/driver.js --spend
 
-  # with given keys only (no driver): the cases that need the driver report "not run"
-  vault-conformance --base-url https://vault.example.com --key "$KEY" --signup-key "$SIGNUP_KEY"
+  # with given keys only (no driver): the cases that need the driver are not run, and the run
+  # exits 4 (incomplete) unless that is accepted
+  vault-conformance --base-url https://vault.example.com --key "$KEY" --signup-key "$SIGNUP_KEY" --accept-incomplete
 
   # one operation's cases, three times each, with reports for CI
-  vault-conformance --only 'fileSignupRequest/*' --repeat 3 --junit out/junit.xml --json out/results.json
+  vault-conformance --only 'fileSignupRequest/*' --repeat 3 --junit out/junit.xml --json out/results.json --html out/report.html
 
   # what would run, with what each case needs and costs
   vault-conformance --list --section 8.3`;
@@ -38,7 +36,7 @@ function help(): string {
     }
     lines.push('');
   }
-  lines.push('Exit status: 0 every case that ran passed; 1 a case failed; 2 usage or configuration error;', '3 no case failed but some could not be completed (runner, driver or network).', '');
+  lines.push('Exit status:', ...([0, 1, 2, 3, 4] as ExitCode[]).map((code) => `  ${code}  ${EXIT_MEANING[code]}`), '');
   lines.push(EXAMPLES);
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -26,6 +26,10 @@ import { ConsoleReporter, verdictOf, type Output } from './report/console.js';
 import { contractCoverage, coverageMarkdown, coverageTotals, type CoverageRow } from './report/coverage.js';
 import { junitXml } from './report/junit.js';
 import { jsonReport } from './report/json.js';
+import { htmlReport } from './report/html.js';
+import { checkReportPaths, writeReport } from './report/paths.js';
+import { tally, type Scope } from './report/tally.js';
+import { EXIT_MEANING, type ExitCode, type ReportInput } from './report/input.js';
 import { listing } from './report/listing.js';
 import { changedOperationsReport } from './report/contract-diff.js';
 import { generationReport, runGeneration, type GenerationSummary } from './generate/run.js';
@@ -33,7 +37,7 @@ import { generationReport, runGeneration, type GenerationSummary } from './gener
 export interface RunSummary {
   generation?: GenerationSummary;
   judgement: Judgement;
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: ExitCode;
   results: CaseResult[];
   coverage: CoverageRow[];
   durationMs: number;
@@ -75,10 +79,32 @@ function judgeOf(judgement: Judgement, doc: ApiDocument, schemas: Schemas): Judg
   return { judgement, reference: { view: 'reference', doc, schemas }, spec: { view: 'spec', doc: view, schemas: new Schemas(view) } };
 }
 
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+/** The selection options given, as the reports name them when they say what was left out. */
+function selectedBy(settings: Settings): string[] {
+  return [
+    settings.only.length > 0 ? '--only' : '',
+    settings.skip.length > 0 ? '--skip' : '',
+    settings.sections.length > 0 ? '--section' : '',
+    settings.level === 'must' ? '--level must' : '',
+  ].filter(Boolean);
 }
+
+/** 1 on a failure, 3 on an error, 4 when cases could not run for a missing capability (unless accepted), else 0. */
+function exitCodeOf(results: CaseResult[], generated: string[], capabilityMissing: number, acceptIncomplete: boolean): ExitCode {
+  const verdicts = results.map(verdictOf);
+  if (verdicts.some((v) => v === 'failed' || v === 'unexpected-pass') || generated.includes('failed')) return 1;
+  if (verdicts.includes('error') || generated.includes('error')) return 3;
+  if (capabilityMissing > 0 && !acceptIncomplete) return 4;
+  return 0;
+}
+
+/** The report files asked for, each with the option that names it and the function that writes it. */
+const REPORTS: { option: string; file: (s: Settings) => string | undefined; render: (input: ReportInput) => string }[] = [
+  { option: '--json', file: (s) => s.json, render: jsonReport },
+  { option: '--junit', file: (s) => s.junit, render: junitXml },
+  { option: '--coverage', file: (s) => s.coverage, render: (input) => input.secrets.mask(coverageMarkdown(input.coverage, input.settings.judgement, input.results)) },
+  { option: '--html', file: (s) => s.html, render: htmlReport },
+];
 
 /** One run: select, check the target, run, report. Usage and configuration problems throw UsageError. */
 export async function runConformance(settings: Settings, out: Output, catalogue: Catalogue): Promise<RunSummary> {
@@ -106,6 +132,9 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
   const known = settings.expectFail ? KnownDeviations.load(settings.expectFail) : new KnownDeviations();
   const stale = known.unmatched(all.map((c) => c.id));
   if (stale.length > 0) throw new UsageError(`${known.file} lists ${stale.join(', ')}, which match no case of the catalogue`);
+  // Before the driver loads and before the first request: a run is never lost at its end to a path.
+  checkReportPaths(REPORTS.map((r) => ({ option: r.option, file: r.file(settings) })));
+  const startedAt = new Date();
 
   let driver: AccountHolderDriver | undefined;
   try {
@@ -146,9 +175,9 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       repeat: settings.repeat,
       spend: settings.spend,
       caseTimeoutMs: settings.caseTimeoutMs,
+      maxFailures: settings.maxFailures,
+      knownReason: (id) => known.reasonFor(id),
       onResult: (r, detail) => {
-        const reason = known.reasonFor(r.id);
-        if (reason && (r.state === 'failed' || r.state === 'passed')) r.known = reason;
         details.set(r.id, detail);
         reporter.result(r, detail);
       },
@@ -158,7 +187,9 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       : undefined;
     const coverage = contractCoverage(doc, cases, results, catalogue.ineligible);
     const durationMs = performance.now() - started;
-    if (results.length > 0) out.write(reporter.summary(results));
+    const scope: Scope = { catalogue: settings.generate?.only ? results.length : all.length, selectedBy: selectedBy(settings) };
+    const counts = tally(results, scope);
+    if (results.length > 0) out.write(reporter.summary(results, { tally: counts, judgement: settings.judgement, acceptIncomplete: settings.acceptIncomplete }));
     if (generation) out.write(generationReport(generation, settings.seed, settings.generate!.count, (t) => secrets.mask(t)));
     const totals = coverageTotals(coverage);
     if (results.length > 0) {
@@ -168,13 +199,18 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     }
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);
-    const verdicts = results.map(verdictOf);
-    const generated = generation?.outcomes.map((o) => o.state) ?? [];
-    const exitCode =
-      verdicts.some((v) => v === 'failed' || v === 'unexpected-pass') || generated.includes('failed') ? 1 : verdicts.includes('error') || generated.includes('error') ? 3 : 0;
-    if (settings.coverage) write(settings.coverage, coverageMarkdown(coverage));
-    if (settings.junit) write(settings.junit, junitXml(cases, results, details, secrets));
-    if (settings.json) write(settings.json, jsonReport({ settings, doc, cases, results, details, coverage, durationMs, manualClock, secrets, version: runnerVersion(), generation }));
+    let exitCode = exitCodeOf(results, generation?.outcomes.map((o) => o.state) ?? [], counts.notRun.capability, settings.acceptIncomplete);
+    const input: ReportInput = { settings, doc, cases, results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation };
+    for (const report of REPORTS) {
+      const file = report.file(settings);
+      if (!file) continue;
+      const problem = writeReport(report.option, file, report.render(input));
+      if (!problem) continue;
+      out.write(`${problem}\n`);
+      // A failure's verdict stands; otherwise a report the run could not keep is a run not completed.
+      if (exitCode === 0 || exitCode === 4) exitCode = 3;
+    }
+    out.write(`exit ${exitCode}: ${EXIT_MEANING[exitCode]}\n`);
     return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock, generation, judgement: settings.judgement };
   } finally {
     await driver?.close?.();

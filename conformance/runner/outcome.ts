@@ -1,8 +1,8 @@
 import type { Exchange } from './exchange.js';
-import type { RunnerError } from './errors.js';
+import type { NotRunKind, RunnerError } from './errors.js';
 import type { Basis } from './basis.js';
 
-export { RunnerError, NotRun } from './errors.js';
+export { RunnerError, NotRun, type NotRunKind } from './errors.js';
 
 /**
  * Where an expectation is written: a JSON pointer into the document and sections of the
@@ -61,6 +61,8 @@ export interface CaseResult {
   state: State;
   /** For `not-run`: why. For `error`: what broke. */
   reason?: string;
+  /** For `not-run`: the kind of reason (which decides the exit status) and its cause in a few words, to count by. */
+  notRun?: { kind: NotRunKind; label: string };
   failure?: CaseFailure;
   error?: RunnerError;
   /** Listed in the known-deviations file, with its reason. */

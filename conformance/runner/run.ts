@@ -1,7 +1,7 @@
 import type { Case } from './case.js';
 import { spendsOrCreates } from './case.js';
 import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
-import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, type CaseResult, type Deviation } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
 import type { Exchange } from './exchange.js';
 
 export interface RunOptions {
@@ -10,6 +10,10 @@ export interface RunOptions {
   /** Cases that spend limits or create data the runner cannot remove may run. */
   spend: boolean;
   caseTimeoutMs: number;
+  /** Stop starting cases once this many have failed or errored (`--max-failures`). */
+  maxFailures?: number;
+  /** The known-deviations file's reason for a case, if it lists it (`--expect-fail`). */
+  knownReason?: (id: string) => string | undefined;
   onResult?: (result: CaseResult, detail: CaseDetail) => void;
 }
 
@@ -19,23 +23,63 @@ export interface CaseDetail {
   lastExchange?: Exchange;
 }
 
-/** Why a case cannot run in this run, or undefined when it can. */
-export function notRunReason(c: Case, env: RunEnvironment, spend: boolean): string | undefined {
-  if (c.needs.driver && !env.driver) return 'needs the account-holder driver';
+/** Why a case cannot run: the words a report prints, its kind, and its cause in a few words to count by. */
+export interface NotRunWhy {
+  kind: NotRunKind;
+  reason: string;
+  label: string;
+}
+
+function capability(reason: string): NotRunWhy {
+  return { kind: 'capability', reason, label: reason };
+}
+
+/**
+ * Why a case cannot run in this run, or undefined when it can. The user's choice (no --spend)
+ * comes first: such a case would not run whatever else the run had, so leaving it out is the
+ * user's doing, never a gap that makes the run incomplete.
+ */
+export function whyNotRun(c: Case, env: RunEnvironment, spend: boolean): NotRunWhy | undefined {
+  if (!spend && spendsOrCreates(c)) {
+    const label = 'no --spend';
+    if (c.costs.spends) return { kind: 'choice', reason: `spends ${c.costs.spends}; run with --spend`, label };
+    if (c.costs.createsData) return { kind: 'choice', reason: `creates data the runner cannot remove (${c.costs.createsData}); run with --spend`, label };
+    return { kind: 'choice', reason: `waits ${c.costs.waits}; run with --spend`, label };
+  }
+  if (c.needs.driver && !env.driver) return capability('needs the account-holder driver');
   if (Array.isArray(c.needs.driver) && env.driver) {
     const missing = c.needs.driver.filter((m) => typeof env.driver![m] !== 'function');
-    if (missing.length > 0) return `the driver cannot ${missing.join(', ')}`;
+    if (missing.length > 0) return capability(`the driver cannot ${missing.join(', ')}`);
   }
-  if (c.needs.manualClock && !env.manualClock) return 'needs a manual clock';
+  if (c.needs.manualClock && !env.manualClock) return capability('needs a manual clock');
   for (const role of c.needs.keys ?? []) {
-    if (!env.driver && !env.keys[role]) return `needs ${KEY_OPTION[role]} or the account-holder driver`;
-  }
-  if (!spend && spendsOrCreates(c)) {
-    if (c.costs.spends) return `spends ${c.costs.spends}; run with --spend`;
-    if (c.costs.createsData) return `creates data the runner cannot remove (${c.costs.createsData}); run with --spend`;
-    return `waits ${c.costs.waits}; run with --spend`;
+    if (!env.driver && !env.keys[role]) return capability(`needs ${KEY_OPTION[role]} or the account-holder driver`);
   }
   return undefined;
+}
+
+/** Why a case cannot run in this run, in words, or undefined when it can. */
+export function notRunReason(c: Case, env: RunEnvironment, spend: boolean): string | undefined {
+  return whyNotRun(c, env, spend)?.reason;
+}
+
+function notRunResult(id: string, why: NotRunWhy): CaseResult {
+  return {
+    id,
+    state: 'not-run',
+    reason: why.reason,
+    notRun: { kind: why.kind, label: why.label },
+    attempts: { passed: 0, total: 0 },
+    durationMs: 0,
+    requests: 0,
+    observed: [],
+    deviations: [],
+  };
+}
+
+/** The result fails the run: a failure not listed as known, a listed case that passed, or an error. */
+function counts(r: CaseResult): boolean {
+  return r.state === 'error' || (r.state === 'failed' && !r.known) || (r.state === 'passed' && r.known !== undefined);
 }
 
 /**
@@ -47,25 +91,41 @@ export async function runCases(cases: Case[], env: RunEnvironment, options: RunO
   const results = new Map<string, CaseResult>();
   const runnable: Case[] = [];
   for (const c of cases) {
-    const reason = notRunReason(c, env, options.spend);
-    if (reason) {
-      const result: CaseResult = { id: c.id, state: 'not-run', reason, attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [], deviations: [] };
+    const why = whyNotRun(c, env, options.spend);
+    if (why) {
+      const result = notRunResult(c.id, why);
       results.set(c.id, result);
       options.onResult?.(result, { steps: [] });
     } else runnable.push(c);
   }
   const shared = runnable.filter((c) => !c.needs.manualClock);
   const alone = runnable.filter((c) => c.needs.manualClock);
+  let failing = 0;
+  const stopped = () => options.maxFailures !== undefined && failing >= options.maxFailures;
   const finish = (r: { result: CaseResult; detail: CaseDetail }) => {
+    const known = options.knownReason?.(r.result.id);
+    if (known && (r.result.state === 'failed' || r.result.state === 'passed')) r.result.known = known;
+    if (counts(r.result)) failing++;
     results.set(r.result.id, r.result);
     options.onResult?.(r.result, r.detail);
   };
   let next = 0;
   const worker = async () => {
-    while (next < shared.length) finish(await runCase(shared[next++]!, env, options));
+    while (next < shared.length && !stopped()) finish(await runCase(shared[next++]!, env, options));
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, shared.length)) }, worker));
-  for (const c of alone) finish(await runCase(c, env, options));
+  for (const c of alone) {
+    if (stopped()) break;
+    finish(await runCase(c, env, options));
+  }
+  // Cases already under way when the limit was reached finish and count; the rest never start.
+  const limit = `stopped after ${options.maxFailures} failed or errored cases (--max-failures ${options.maxFailures})`;
+  for (const c of cases) {
+    if (results.has(c.id)) continue;
+    const result = notRunResult(c.id, { kind: 'stopped', reason: limit, label: `--max-failures ${options.maxFailures}` });
+    results.set(c.id, result);
+    options.onResult?.(result, { steps: [] });
+  }
   return cases.map((c) => results.get(c.id)!);
 }
 
@@ -76,7 +136,7 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
   let passed = 0;
   let failure: CaseFailure | undefined;
   let error: RunnerError | undefined;
-  let notRun: string | undefined;
+  let notRun: NotRun | undefined;
   let failedAttempt = 0;
   let detail: CaseDetail = { steps: [] };
   const deviations: Deviation[] = [];
@@ -92,7 +152,7 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
     else if (outcome instanceof CaseFailure) {
       failure ??= outcome;
       failedAttempt ||= attempt;
-    } else if (outcome instanceof NotRun) notRun ??= outcome.message;
+    } else if (outcome instanceof NotRun) notRun ??= outcome;
     else error ??= outcome;
     if (outcome !== 'passed' || attempt === 1) detail = { steps: ctx.steps, lastExchange: ctx.exchanges.at(-1) };
     if (outcome instanceof NotRun) break;
@@ -103,7 +163,7 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
   if (failure) {
     result = { ...base, state: 'failed', failure, reason: total > 1 ? `failed in run ${failedAttempt} of ${total} (passed ${passed})` : undefined };
   } else if (error) result = { ...base, state: 'error', error, reason: error.message };
-  else if (notRun) result = { ...base, state: 'not-run', reason: notRun };
+  else if (notRun) result = { ...base, state: 'not-run', reason: notRun.message, notRun: { kind: notRun.kind, label: notRun.label } };
   else result = { ...base, state: 'passed' };
   return { result, detail };
 }

@@ -31,10 +31,15 @@ export interface Settings {
   maxRate: number;
   timeoutMs: number;
   caseTimeoutMs: number;
+  /** Stop after this many cases failed or errored. */
+  maxFailures?: number;
+  /** Cases not run for a missing capability do not make the run incomplete (exit 4). */
+  acceptIncomplete: boolean;
   expectFail?: string;
   json?: string;
   junit?: string;
   coverage?: string;
+  html?: string;
   contractDiff?: string;
   /** `--generate N`: generated requests after (or, with `generateOnly`, instead of) the catalogue. */
   generate?: { count: number; timeLimitMs: number; only: boolean };
@@ -151,6 +156,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
   if (jobs < 1) throw new UsageError('--jobs needs at least 1');
   const repeat = num('repeat', 1);
   if (repeat < 1) throw new UsageError('--repeat needs at least 1');
+  if (o.maxFailures === 0) throw new UsageError('--max-failures needs at least 1');
 
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -174,10 +180,13 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     maxRate: num('maxRate', local ? 0 : 20),
     timeoutMs: num('timeout', 15000),
     caseTimeoutMs: num('caseTimeout', 120) * 1000,
+    maxFailures: typeof o.maxFailures === 'number' ? o.maxFailures : undefined,
+    acceptIncomplete: o.acceptIncomplete === true,
     expectFail: str('expectFail') ? resolve(cwd, str('expectFail')!) : undefined,
     json: str('json') ? resolve(cwd, str('json')!) : undefined,
     junit: str('junit') ? resolve(cwd, str('junit')!) : undefined,
     coverage: str('coverage') ? resolve(cwd, str('coverage')!) : undefined,
+    html: str('html') ? resolve(cwd, str('html')!) : undefined,
     contractDiff: str('contractDiff') ? resolve(cwd, str('contractDiff')!) : undefined,
     generate: generateSettings(o),
     extra: o,

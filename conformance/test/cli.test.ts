@@ -8,6 +8,8 @@ import { catalogue } from '../cases/index.js';
 import { lintCatalogue } from '../runner/catalogue.js';
 import { defineCase } from '../runner/case.js';
 import { ROOT, startReference, type ReferenceServer } from './support/processes.js';
+import { editJson, startTamperingProxy } from './support/tamper.js';
+import { conform } from './support/run.js';
 
 /** The command line as QA meet it: exit codes, one-line usage errors, help, listing, reports, known deviations. */
 
@@ -67,6 +69,24 @@ describe('usage and configuration errors exit 2 with one line', () => {
     expect(r.err).toContain('--limit catalog-per-key: not a deployment setting');
   });
 
+  it('when a report path is a directory, then exit 2 names it before any request is sent', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-out-'));
+    // The base URL answers nothing: the report path is refused before the runner tries it.
+    const r = cli(['--base-url', 'http://127.0.0.1:9', '--json', dir]);
+    rmSync(dir, { recursive: true });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`vault-conformance: --json ${dir}: is a directory; give a file path that can be written\n`);
+  });
+
+  it('when a report path lies under a regular file, then exit 2 with one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-out-'));
+    writeFileSync(join(dir, 'out'), '');
+    const r = cli(['--base-url', 'http://127.0.0.1:9', '--junit', join(dir, 'out', 'junit.xml')]);
+    rmSync(dir, { recursive: true });
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toEqual([`vault-conformance: --junit ${join(dir, 'out', 'junit.xml')}: a part of the path is a file, not a folder; give a file path that can be written`]);
+  });
+
   it('when the config file names an unknown option', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
     writeFileSync(join(dir, 'qa.yaml'), 'baseUrl: http://127.0.0.1:9\nbogus: 1\n');
@@ -81,11 +101,11 @@ describe('help and listing', () => {
   it('when asked for help, then every option is explained, with examples', () => {
     const r = cli(['--help']);
     expect(r.code).toBe(0);
-    for (const option of ['--base-url', '--key', '--signup-key', '--other-account-key', '--scoped-key', '--driver', '--clock', '--only', '--section', '--level', '--jobs', '--seed', '--list', '--spend', '--repeat', '--expect-fail', '--junit', '--json', '--coverage', '--config']) {
+    for (const option of ['--base-url', '--key', '--signup-key', '--other-account-key', '--scoped-key', '--driver', '--clock', '--only', '--section', '--level', '--jobs', '--seed', '--list', '--spend', '--repeat', '--expect-fail', '--junit', '--json', '--coverage', '--html', '--max-failures', '--accept-incomplete', '--config']) {
       expect(r.out).toContain(option);
     }
     expect(r.out).toContain('Examples:');
-    expect(r.out).toContain('Exit status');
+    expect(r.out).toMatch(/Exit status:\n  0 .*\n  1 .*\n  2 .*\n  3 .*\n  4  incomplete: /);
   });
 
   it('when listing a section, then each case shows what it needs and costs, and nothing is sent', () => {
@@ -115,28 +135,75 @@ describe('a run against the reference server', () => {
     expect(r.err.trim()).toBe('vault-conformance: the key given with --key is refused (401 invalid_api_key); check it');
   });
 
-  it('when run with keys only and no driver, then driver cases are not run and never passed', () => {
-    const r = cli(['--base-url', server.base, '--key', server.keys.agent, '--signup-key', server.keys.signup, '--only', 'getTokenCatalog/*', '--skip', '*/slow-request-head-408']);
-    expect(r.code, r.out + r.err).toBe(0);
+  it('when run with keys only and no driver, then driver cases are not run, never passed, and the run is incomplete', () => {
+    const args = ['--base-url', server.base, '--key', server.keys.agent, '--signup-key', server.keys.signup, '--only', 'getTokenCatalog/*', '--skip', '*/slow-request-head-408'];
+    const r = cli(args);
+    expect(r.code, r.out + r.err).toBe(4);
     expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/url-narrows-to-the-page: needs the account-holder driver/);
     expect(r.out).toMatch(/PASS +getTokenCatalog\/auth-header-missing/);
-    expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/per-key-limit-free: needs the account-holder driver/);
+    expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/per-key-limit-free: spends .*; run with --spend/);
+    expect(r.out).toMatch(/^catalogue: \d+ of \d+ cases ran; not run: \d+ for a missing capability \[needs the account-holder driver \(\d+\)\]; \d+ by choice \[left out by --only, --skip \(\d+\), no --spend \(\d+\)\]$/m);
+    expect(r.out).toMatch(/^incomplete: \d+ cases could not run for a missing capability; .* --accept-incomplete \(exit 4\)$/m);
+    expect(r.out.trim().split('\n').at(-1)).toBe('exit 4: incomplete: cases could not run for a missing capability (accept with --accept-incomplete)');
+    const accepted = cli([...args, '--accept-incomplete']);
+    expect(accepted.code, accepted.out + accepted.err).toBe(0);
+    expect(accepted.out).toMatch(/^incomplete, accepted \(--accept-incomplete\): \d+ cases could not run/m);
+    expect(accepted.out.trim().split('\n').at(-1)).toBe('exit 0: every case that ran passed, and nothing it needed was missing');
   });
 
-  it('when reports are asked for, then JUnit, JSON and coverage are written with secrets masked', () => {
+  it('when cases are left out only by the user\'s own choices, then the run exits 0 and says so', () => {
+    const r = cli(['--base-url', server.base, '--key', server.keys.agent, '--only', 'getTokenCatalog/auth-header-*', '--only', 'getTokenCatalog/slow-request-head-408', '--level', 'must']);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/slow-request-head-408: waits .*; run with --spend/);
+    expect(r.out).toMatch(/^catalogue: \d+ of \d+ cases ran; not run: \d+ by choice \[left out by --only, --level must \(\d+\), no --spend \(1\)\]$/m);
+    expect(r.out).not.toContain('incomplete');
+  });
+
+  it('when reports are asked for, then JUnit, JSON, coverage and HTML are written with secrets masked', () => {
     const junit = join(dir, 'junit.xml');
     const json = join(dir, 'results.json');
     const coverage = join(dir, 'coverage.md');
-    const r = cli(['--only', 'getTokenCatalog/auth-*', '--only', 'getRecipes/index-*', '--junit', junit, '--json', json, '--coverage', coverage], { VAULT_DATA_DIR: server.dataDir });
+    // A folder that does not exist yet is made.
+    const html = join(dir, 'html', 'deeper', 'report.html');
+    const r = cli(['--only', 'getTokenCatalog/auth-*', '--only', 'getRecipes/index-*', '--junit', junit, '--json', json, '--coverage', coverage, '--html', html], { VAULT_DATA_DIR: server.dataDir });
     expect(r.code, r.out + r.err).toBe(0);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toMatch(/<testsuites name="vault-conformance">/);
-    expect(xml).toContain('name="getTokenCatalog/auth-header-missing"');
-    const results = JSON.parse(readFileSync(json, 'utf8')) as { cases: { id: string; state: string }[]; coverage: { totals: { documented: number } } };
+    expect(xml).toMatch(/<testsuites name="vault-conformance" tests="\d+" failures="0" errors="0" time="[\d.]+">/);
+    expect(xml).toMatch(/<testcase classname="vault\.s5\.getTokenCatalog" name="getTokenCatalog\/auth-header-missing"/);
+    const results = JSON.parse(readFileSync(json, 'utf8')) as { judgement: string; exitCode: number; totals: Record<string, number>; cases: { id: string; state: string }[]; coverage: { totals: { documented: number } } };
     expect(results.cases.every((c) => c.state === 'passed')).toBe(true);
+    expect(results.judgement).toBe('reference');
+    expect(results.exitCode).toBe(0);
+    expect(results.totals).toEqual({ passed: results.cases.length, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0, deviations: 0 });
     expect(results.coverage.totals.documented).toBeGreaterThan(50);
     expect(readFileSync(coverage, 'utf8')).toContain('| getTokenCatalog | 401 | invalid_api_key | yes |');
-    for (const secret of [server.adminToken, server.keys.agent, server.keys.signup]) expect(readFileSync(json, 'utf8')).not.toContain(secret);
+    expect(readFileSync(html, 'utf8')).toContain(`<div class="count passed" data-count="passed"><dt>passed</dt><dd>${results.cases.length}</dd></div>`);
+    for (const file of [json, junit, coverage, html]) {
+      for (const secret of [server.adminToken, server.keys.agent, server.keys.signup]) expect(readFileSync(file, 'utf8'), file).not.toContain(secret);
+    }
+  });
+
+  it('when --max-failures is reached, then the cases not started are reported as not run and every report is still written', async () => {
+    const proxy = await startTamperingProxy(server.base);
+    // The deployment answers every refused key with the wrong code: each authentication case fails.
+    proxy.fault = { response: (p) => (p.status === 401 ? editJson(p, (b) => b.code === 'invalid_api_key' && (b.code = 'unauthorized')) : p) };
+    const json = join(dir, 'stopped.json');
+    const html = join(dir, 'stopped.html');
+    try {
+      const run = await conform(['--base-url', proxy.base, '--admin-token', server.adminToken, '--only', '*/auth-key-*', '--jobs', '1', '--max-failures', '2', '--json', json, '--html', html]);
+      expect(run.exitCode, run.output).toBe(1);
+      expect(run.failed).toHaveLength(2);
+      const stopped = run.results.filter((r) => r.notRun?.kind === 'stopped');
+      expect(stopped.length).toBeGreaterThan(0);
+      expect(stopped[0]!.reason).toBe('stopped after 2 failed or errored cases (--max-failures 2)');
+      expect(run.output).toMatch(/; \d+ stopped early \[--max-failures 2 \(\d+\)\]$/m);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as { catalogue: { notRun: { stopped: number } }; totals: { failed: number } };
+      expect(report.catalogue.notRun.stopped).toBe(stopped.length);
+      expect(report.totals.failed).toBe(2);
+      expect(readFileSync(html, 'utf8')).toContain(`Stopped early (${stopped.length})`);
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it('when a listed deviation passes, then the run fails and says so; a stale entry is a usage error', () => {

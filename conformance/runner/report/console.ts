@@ -3,20 +3,16 @@ import type { CaseResult } from '../outcome.js';
 import type { CaseDetail } from '../run.js';
 import type { Secrets } from '../secrets.js';
 import { SECTIONS, chapterOf } from '../sections.js';
+import type { Judgement } from '../basis.js';
 import { formatFailure } from './failure.js';
+import { allDeviations, deviationText } from './deviations.js';
+import { incompleteLine, judgementWords, ranLine, verdictOf, type Tally, type Verdict } from './tally.js';
+
+export { verdictOf, type Verdict } from './tally.js';
 
 export interface Output {
   write(text: string): void;
   isTTY: boolean;
-}
-
-/** What a result counts as in the summary: a listed case's failure is known; its pass is unexpected. */
-export type Verdict = 'passed' | 'failed' | 'known' | 'unexpected-pass' | 'error' | 'not-run';
-
-export function verdictOf(r: CaseResult): Verdict {
-  if (r.state === 'failed') return r.known ? 'known' : 'failed';
-  if (r.state === 'passed') return r.known ? 'unexpected-pass' : 'passed';
-  return r.state;
 }
 
 const LABEL: Record<Verdict, string> = {
@@ -48,8 +44,9 @@ export class ConsoleReporter {
     const verdict = verdictOf(r);
     this.counts[verdict]++;
     const c = this.byId.get(r.id)!;
+    const deviations = r.deviations.length > 0 ? ` (${r.deviations.length} deviation${r.deviations.length === 1 ? '' : 's'})` : '';
     const note =
-      verdict === 'not-run' ? `: ${r.reason}` : verdict === 'known' ? ` (known: ${r.known})` : verdict === 'unexpected-pass' ? ` (listed as known: ${r.known}; remove it from the file)` : '';
+      (verdict === 'not-run' ? `: ${r.reason}` : verdict === 'known' ? ` (known: ${r.known})` : verdict === 'unexpected-pass' ? ` (listed as known: ${r.known}; remove it from the file)` : '') + deviations;
     if (this.out.isTTY) {
       if (verdict === 'failed' || verdict === 'error') this.out.write(`\r\x1b[K${formatFailure(c, r, detail, this.secrets)}\n\n`);
       else if (verdict === 'unexpected-pass') this.out.write(`\r\x1b[K${LABEL[verdict]} ${r.id}${note}\n`);
@@ -65,8 +62,12 @@ export class ConsoleReporter {
     return `[${this.done}/${this.total}] ${c.passed} passed, ${c.failed + c['unexpected-pass']} failed, ${c.error} errors, ${c['not-run']} not run${c.known ? `, ${c.known} known` : ''}`;
   }
 
-  /** Totals by top-level section (each case under its first section), then the whole run. */
-  summary(results: CaseResult[]): string {
+  /**
+   * Totals by top-level section (each case under its first section), then the whole run: the
+   * judgement, the deviations apart from the failures, and how much of the catalogue ran and why
+   * the rest did not.
+   */
+  summary(results: CaseResult[], run: { tally: Tally; judgement: Judgement; acceptIncomplete: boolean }): string {
     if (this.out.isTTY) this.out.write('\r\x1b[K');
     const rows = new Map<string, Record<Verdict, number>>();
     for (const r of results) {
@@ -80,10 +81,17 @@ export class ConsoleReporter {
       const name = `${section}. ${SECTIONS[section] ?? ''}`.slice(0, 40).padEnd(40);
       lines.push(`${name} ${String(row.passed).padStart(7)} ${String(row.failed + row['unexpected-pass']).padStart(7)} ${String(row.error).padStart(7)} ${String(row['not-run']).padStart(8)} ${String(row.known).padStart(6)}`);
     }
-    lines.push('', this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `));
-    const notRun = new Map<string, number>();
-    for (const r of results) if (r.state === 'not-run') notRun.set(r.reason!, (notRun.get(r.reason!) ?? 0) + 1);
-    for (const [reason, n] of notRun) lines.push(`  not run: ${reason} (${n})`);
+    const deviations = allDeviations(results);
+    if (deviations.length > 0) {
+      lines.push('', `deviations from the reference server's own choices: ${deviations.length} in ${new Set(deviations.map((d) => d.caseId)).size} case(s); informative, never failures`, '');
+      for (const d of deviations) lines.push(this.secrets.mask(deviationText(d)), '');
+    }
+    const t = run.tally;
+    lines.push('', judgementWords(run.judgement));
+    lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} deviations` : ''));
+    lines.push(ranLine(t));
+    const incomplete = incompleteLine(t, run.acceptIncomplete);
+    if (incomplete) lines.push(incomplete);
     return `${lines.join('\n')}\n`;
   }
 }

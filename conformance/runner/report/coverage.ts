@@ -1,7 +1,10 @@
 import type { ApiDocument } from '../document.js';
 import { operationOf, type Case } from '../case.js';
 import type { CaseResult } from '../outcome.js';
-import { coverageKey } from '../exchange.js';
+import { coverageKey, triple } from '../exchange.js';
+import type { Judgement } from '../basis.js';
+import { viewDeviation } from './deviations.js';
+import { judgementWords } from './tally.js';
 
 export interface CoverageRow {
   operationId: string;
@@ -32,7 +35,8 @@ export function documentedTriples(doc: ApiDocument): { operationId: string; stat
 /**
  * The contract-coverage table: each documented triple, exercised by the run or not, and if not,
  * why: not testable (with the catalogue's reason), its cases did not run here (with their
- * reasons), or no case exercised it.
+ * reasons), or no case exercised it. A case is credited with the triples its own exchanges
+ * received, whatever operation it is filed under, and with no other.
  */
 export function contractCoverage(doc: ApiDocument, cases: Case[], results: CaseResult[], ineligible: Record<string, string>): CoverageRow[] {
   const byTriple = new Map<string, string[]>();
@@ -68,19 +72,35 @@ export function coverageTotals(rows: CoverageRow[]) {
   };
 }
 
-export function coverageMarkdown(rows: CoverageRow[]): string {
+export function coverageMarkdown(rows: CoverageRow[], judgement: Judgement, results: CaseResult[] = []): string {
   const t = coverageTotals(rows);
   const lines = [
     '# Contract coverage',
     '',
     `${t.documented} documented (operation, status, code): ${t.exercised} exercised, ${t.notTestable} not testable, ${t.notExercised} not exercised in this run.`,
     '',
+    `The run was ${judgementWords(judgement)}.`,
+    '',
     '| operation | status | code | exercised | by / why not |',
     '| - | - | - | - | - |',
   ];
   for (const r of rows) {
     const detail = r.exercised ? r.cases.slice(0, 3).join(', ') + (r.cases.length > 3 ? ` (+${r.cases.length - 3})` : '') : r.ineligible ? `not testable: ${r.ineligible}` : r.reason;
-    lines.push(`| ${r.operationId} | ${r.status} | ${r.code ?? ''} | ${r.exercised ? 'yes' : 'no'} | ${detail} |`);
+    lines.push(`| ${r.operationId} | ${r.status} | ${r.code ?? ''} | ${r.exercised ? 'yes' : 'no'} | ${cell(detail ?? '')} |`);
+  }
+  const deviations = results.flatMap((r) => r.deviations.map((d) => ({ d, v: viewDeviation(r.id, d) })));
+  if (deviations.length > 0) {
+    lines.push('', '## Deviations', '', 'Departures from the reference server\'s own choices, seen while exercising the contract; informative, never failures.', '');
+    lines.push('| case | seen on | expected | received | basis |', '| - | - | - | - | - |');
+    for (const { d, v } of deviations) {
+      const seen = d.exchange ? (triple(d.exchange) ?? `${d.exchange.response.status}`) : '';
+      lines.push(`| ${v.caseId} | ${cell(seen)} | ${cell(v.expected)} | ${cell(v.received)} | ${cell(v.basis)} |`);
+    }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Text safe inside a Markdown table cell. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

@@ -1,43 +1,42 @@
-import type { Case } from '../case.js';
-import type { ApiDocument } from '../document.js';
-import type { CaseResult } from '../outcome.js';
-import type { CaseDetail } from '../run.js';
-import type { Secrets } from '../secrets.js';
-import type { Settings } from '../settings.js';
 import { curlOf } from './failure.js';
-import { coverageTotals, type CoverageRow } from './coverage.js';
-import { verdictOf } from './console.js';
-import type { GenerationSummary } from '../generate/run.js';
+import { coverageTotals } from './coverage.js';
+import { verdictOf } from './tally.js';
+import { allDeviations } from './deviations.js';
+import { EXIT_MEANING, type ReportInput } from './input.js';
 
-interface JsonInput {
-  settings: Settings;
-  doc: ApiDocument;
-  cases: Case[];
-  results: CaseResult[];
-  details: Map<string, CaseDetail>;
-  coverage: CoverageRow[];
-  durationMs: number;
-  manualClock: boolean;
-  secrets: Secrets;
-  version: string;
-  generation?: GenerationSummary;
-}
-
-/** Every result, with its failure in full and the coverage table; secrets masked throughout. */
-export function jsonReport(input: JsonInput): string {
+/**
+ * Every result, with its failure in full, its deviations apart, the coverage table, and every count
+ * (zeros included, so a consumer never has to guess whether a missing key means none); secrets
+ * masked throughout.
+ */
+export function jsonReport(input: ReportInput): string {
   const byId = new Map(input.cases.map((c) => [c.id, c]));
-  const totals: Record<string, number> = {};
-  for (const r of input.results) totals[verdictOf(r)] = (totals[verdictOf(r)] ?? 0) + 1;
+  const t = input.tally;
   const report = {
     runner: input.version,
     document: input.doc.version,
     baseUrl: input.settings.baseUrl,
+    judgement: input.settings.judgement,
+    startedAt: input.startedAt.toISOString(),
     seed: input.settings.seed,
     manualClock: input.manualClock,
     spend: input.settings.spend,
     repeat: input.settings.repeat,
+    ...(input.settings.maxFailures !== undefined ? { maxFailures: input.settings.maxFailures } : {}),
+    acceptIncomplete: input.settings.acceptIncomplete,
+    exitCode: input.exitCode,
+    exitMeaning: EXIT_MEANING[input.exitCode],
     durationMs: Math.round(input.durationMs),
-    totals,
+    totals: { ...t.verdicts, deviations: t.deviations },
+    catalogue: {
+      cases: t.catalogue,
+      selected: t.selected,
+      ran: t.ran,
+      notRun: t.notRun,
+      reasons: t.reasons,
+      incomplete: t.notRun.capability > 0,
+    },
+    deviations: allDeviations(input.results),
     cases: input.results.map((r) => {
       const c = byId.get(r.id)!;
       const detail = input.details.get(r.id);
@@ -52,12 +51,14 @@ export function jsonReport(input: JsonInput): string {
         state: r.state,
         verdict: verdictOf(r),
         ...(r.reason ? { reason: r.reason } : {}),
+        ...(r.notRun ? { notRunKind: r.notRun.kind, notRunLabel: r.notRun.label } : {}),
         ...(r.known ? { known: r.known } : {}),
         attempts: r.attempts,
         durationMs: Math.round(r.durationMs),
         requests: r.requests,
         observed: r.observed,
         ...(r.failure ? { failure: { expected: r.failure.expected, received: r.failure.received, where: r.failure.where } } : {}),
+        deviations: r.deviations.length,
         ...(r.error ? { error: { kind: r.error.kind, message: r.error.message } } : {}),
         ...(ex
           ? {

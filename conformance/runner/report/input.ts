@@ -1,0 +1,43 @@
+import type { Case } from '../case.js';
+import type { ApiDocument } from '../document.js';
+import type { CaseResult } from '../outcome.js';
+import type { CaseDetail } from '../run.js';
+import type { Secrets } from '../secrets.js';
+import type { Settings } from '../settings.js';
+import type { GenerationSummary } from '../generate/run.js';
+import type { CoverageRow } from './coverage.js';
+import type { Tally } from './tally.js';
+
+/**
+ * Exit status: 0 every case that ran passed and nothing needed was left out; 1 a case failed (or a
+ * listed deviation passed); 2 a usage or configuration error; 3 no case failed but some could not
+ * be completed (the runner, the driver or the network failed); 4 incomplete: cases could not run for
+ * a missing capability, and `--accept-incomplete` was not given.
+ */
+export type ExitCode = 0 | 1 | 2 | 3 | 4;
+
+export const EXIT_MEANING: Record<ExitCode, string> = {
+  0: 'every case that ran passed, and nothing it needed was missing',
+  1: 'a case failed (or a case listed as a known deviation passed)',
+  2: 'a usage or configuration error',
+  3: 'no case failed, but some could not be completed (the runner, the driver or the network failed)',
+  4: 'incomplete: cases could not run for a missing capability (accept with --accept-incomplete)',
+};
+
+/** Everything a report file is made from; each report masks the run's secrets in all it writes. */
+export interface ReportInput {
+  settings: Settings;
+  doc: ApiDocument;
+  cases: Case[];
+  results: CaseResult[];
+  details: Map<string, CaseDetail>;
+  coverage: CoverageRow[];
+  tally: Tally;
+  exitCode: ExitCode;
+  startedAt: Date;
+  durationMs: number;
+  manualClock: boolean;
+  secrets: Secrets;
+  version: string;
+  generation?: GenerationSummary;
+}

@@ -1,0 +1,98 @@
+import type { CaseResult, NotRunKind } from '../outcome.js';
+import type { Judgement } from '../basis.js';
+
+/**
+ * The counts every report prints, from one place: each verdict, how much of the catalogue ran,
+ * and why the rest did not, counted by the kind and the cause of each reason (never by its words).
+ */
+
+/** What a result counts as: a listed case's failure is known; its pass is unexpected. */
+export type Verdict = 'passed' | 'failed' | 'known' | 'unexpected-pass' | 'error' | 'not-run';
+
+export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'known', 'unexpected-pass', 'error', 'not-run'];
+
+export function verdictOf(r: CaseResult): Verdict {
+  if (r.state === 'failed') return r.known ? 'known' : 'failed';
+  if (r.state === 'passed') return r.known ? 'unexpected-pass' : 'passed';
+  return r.state;
+}
+
+/** The catalogue the run chose from, and the selection options that left cases out of it. */
+export interface Scope {
+  catalogue: number;
+  /** `--only`, `--skip`, `--section`, `--level must`: those given. */
+  selectedBy: string[];
+}
+
+export interface Tally {
+  catalogue: number;
+  /** Cases the selection kept. */
+  selected: number;
+  /** Cases that ran (passed, failed, known, unexpected pass or error). */
+  ran: number;
+  verdicts: Record<Verdict, number>;
+  /** Cases not run, by kind; `choice` includes the cases the selection left out. */
+  notRun: Record<NotRunKind, number>;
+  /** Each cause, with its kind and how many cases it kept from running. */
+  reasons: { kind: NotRunKind; label: string; cases: number }[];
+  deviations: number;
+  casesWithDeviations: number;
+}
+
+export function tally(results: CaseResult[], scope: Scope): Tally {
+  const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  const notRun: Record<NotRunKind, number> = { choice: 0, capability: 0, stopped: 0 };
+  const reasons = new Map<string, { kind: NotRunKind; label: string; cases: number }>();
+  const leftOut = scope.catalogue - results.length;
+  if (leftOut > 0) {
+    notRun.choice += leftOut;
+    const label = `left out by ${scope.selectedBy.join(', ') || 'the selection'}`;
+    reasons.set(`choice ${label}`, { kind: 'choice', label, cases: leftOut });
+  }
+  for (const r of results) {
+    verdicts[verdictOf(r)]++;
+    if (r.state !== 'not-run') continue;
+    // A result made before kinds existed (or by hand) counts as a missing capability: never silently green.
+    const { kind, label } = r.notRun ?? { kind: 'capability' as const, label: r.reason ?? 'not run' };
+    notRun[kind]++;
+    const entry = reasons.get(`${kind} ${label}`) ?? { kind, label, cases: 0 };
+    entry.cases++;
+    reasons.set(`${kind} ${label}`, entry);
+  }
+  return {
+    catalogue: scope.catalogue,
+    selected: results.length,
+    ran: results.length - verdicts['not-run'],
+    verdicts,
+    notRun,
+    reasons: [...reasons.values()].sort((a, b) => b.cases - a.cases),
+    deviations: results.reduce((n, r) => n + r.deviations.length, 0),
+    casesWithDeviations: results.filter((r) => r.deviations.length > 0).length,
+  };
+}
+
+const KIND_WORDS: Record<NotRunKind, string> = { capability: 'for a missing capability', choice: 'by choice', stopped: 'stopped early' };
+
+/** One line: how much of the catalogue ran, and why the rest did not, with counts per cause. */
+export function ranLine(t: Tally): string {
+  const line = `catalogue: ${t.ran} of ${t.catalogue} cases ran`;
+  const groups = (['capability', 'choice', 'stopped'] as const)
+    .filter((kind) => t.notRun[kind] > 0)
+    .map((kind) => `${t.notRun[kind]} ${KIND_WORDS[kind]} [${t.reasons.filter((r) => r.kind === kind).map((r) => `${r.label} (${r.cases})`).join(', ')}]`);
+  return groups.length > 0 ? `${line}; not run: ${groups.join('; ')}` : `${line}, all of it`;
+}
+
+/** What the exit status says when no case failed or errored and some could not run for a missing capability. */
+export function incompleteLine(t: Tally, accepted: boolean): string | undefined {
+  const n = t.notRun.capability;
+  if (n === 0) return undefined;
+  return accepted
+    ? `incomplete, accepted (--accept-incomplete): ${n} case${n === 1 ? '' : 's'} could not run for a missing capability`
+    : `incomplete: ${n} case${n === 1 ? '' : 's'} could not run for a missing capability; give the run what they need, or accept this with --accept-incomplete (exit 4)`;
+}
+
+export function judgementWords(judgement: Judgement): string {
+  return judgement === 'spec'
+    ? 'judged by the specification: only its rules and HTTP\'s fail a case; a departure from a choice of the reference server is a deviation, reported and never failed'
+    : 'judged by the reference: every rule of the document fails a case, the reference server\'s own choices included';
+}
