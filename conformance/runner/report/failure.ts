@@ -3,6 +3,7 @@ import type { CaseResult } from '../outcome.js';
 import type { CaseDetail } from '../run.js';
 import type { Exchange } from '../exchange.js';
 import type { Secrets } from '../secrets.js';
+import { replayOf } from './replay.js';
 
 const BODY_LIMIT = 600;
 
@@ -32,23 +33,6 @@ function responseLines(ex: Exchange): string[] {
   return [`${response.status} ${response.statusText}`, ...headers, truncate(response.text || '(empty body)')];
 }
 
-function quote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A curl command that sends the same request again; masked secrets stay masked. */
-export function curlOf(ex: Exchange): string {
-  const { request } = ex;
-  const parts = ['curl -sS -i', `-X ${request.method}`, quote(request.url)];
-  for (const [name, value] of Object.entries(request.headers)) parts.push(`-H ${quote(`${name}: ${value}`)}`);
-  if (request.chunked) parts.push(`-H 'Transfer-Encoding: chunked'`);
-  if (request.body) {
-    const text = request.body.toString('utf8');
-    parts.push(text.length <= 500 ? `--data-binary ${quote(text)}` : `--data-binary @body (${request.body.length} bytes, as above)`);
-  }
-  return parts.join(' ');
-}
-
 /** One screen: the case, what was expected and where that is written, what was sent and what came back. */
 export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, secrets: Secrets): string {
   const lines: string[] = [];
@@ -73,6 +57,6 @@ export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, s
     lines.push(...indent(responseLines(ex), 'Response'));
   }
   if (detail.steps.length > 0) lines.push(...indent(detail.steps.slice(-5), 'Steps'));
-  if (ex) lines.push(...indent([curlOf(ex)], 'Replay'));
+  if (ex) lines.push(...indent([replayOf(ex)], 'Replay'));
   return secrets.mask(lines.join('\n'));
 }
