@@ -14,7 +14,7 @@ export interface Settings {
   proxyOrigin?: string;
   /** The target is the local sandbox of `npm start`, found through data/local.json. */
   local: boolean;
-  /** TLS files, staging headers and the environment's proxy. */
+  /** TLS files, staging headers and the environment's proxy (none for the local sandbox: a proxy elsewhere cannot reach this machine's loopback). */
   connection: ConnectionSettings;
   /** `--wait-for-ready`: how long the start-up probe may wait for the deployment to answer like the API. */
   waitForReadyS?: number;
@@ -192,7 +192,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     baseUrl: baseUrl.replace(/\/+$/, ''),
     proxyOrigin: str('proxyOrigin')?.replace(/\/+$/, ''),
     local,
-    connection: { headers: stagingHeaders(pairs('header')), caCert: path('caCert'), clientCert: path('clientCert'), clientKey: path('clientKey'), insecure: o.insecure === true, proxy: proxySettings(env) },
+    connection: { headers: stagingHeaders(pairs('header')), caCert: path('caCert'), clientCert: path('clientCert'), clientKey: path('clientKey'), insecure: o.insecure === true, proxy: local ? {} : proxySettings(env) },
     waitForReadyS: typeof o.waitForReady === 'number' && o.waitForReady > 0 ? o.waitForReady : undefined,
     judgement: judgement as Judgement,
     keys,

@@ -35,6 +35,14 @@ describe('staging options', () => {
     expect(s.driver).toEqual({ module: 'fixtures', options: { 'admin-token': 'adm_env' } });
   });
 
+  it('when the environment names a proxy, then a --base-url goes through it and the local sandbox of data/local.json does not', () => {
+    const env = { HTTPS_PROXY: 'http://proxy.example.com:3128', HTTP_PROXY: 'http://proxy.example.com:3128', NO_PROXY: '.internal' };
+    expect(settings(['--base-url', 'https://vault.example.com'], env).connection.proxy).toEqual({ https: 'http://proxy.example.com:3128/', http: 'http://proxy.example.com:3128/', noProxy: '.internal' });
+    writeFileSync(join(dir, 'local.json'), JSON.stringify({ baseUrl: 'http://127.0.0.1:3000', adminToken: 'adm_local' }));
+    const local = settings([], { ...env, VAULT_DATA_DIR: '.' });
+    expect([local.local, local.connection.proxy]).toEqual([true, {}]);
+  });
+
   it('when a config file uses ${VAR}, then each is the environment variable, $${VAR} is the text itself, and an unset or empty one is a usage error naming it', () => {
     const file = config('qa.yaml', 'baseUrl: https://${VAULT_HOST}/vault\nsignupKey: ${SIGNUP}\nheaders:\n  X-Gateway-Key: ${GATEWAY_KEY}\n  X-Note: "$${NOT_EXPANDED}"\nonly: ["${FIRST}/*"]\ncaCert: ca.pem\ninsecure: false\nwaitForReady: 30\n');
     const s = settings(['--config', file], { VAULT_HOST: 'staging.example.com', SIGNUP: 'vk_from_env', GATEWAY_KEY: 'gw-123456', FIRST: 'getRecipes' });
