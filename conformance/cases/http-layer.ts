@@ -16,11 +16,13 @@ const STALLED = reference('The specification does not bound how long a request h
  * `Cache-Control: no-store`. The bounds are the document's `x-limits`.
  */
 
+/** The request line and Host of an operation at the deployment: under the base URL's path, as every other request. */
 function requestLine(ctx: CaseContext, operationId: string): string {
   const op = ctx.doc.operation(operationId);
   const { params } = sampleRequest(ctx.doc, operationId);
   const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? 'x'));
-  return `${op.method} ${path} HTTP/1.1\r\nHost: ${new URL(ctx.env.baseUrl).host}\r\n`;
+  const base = new URL(op.ownOrigin ? (ctx.env.proxyOrigin ?? ctx.env.baseUrl) : ctx.env.baseUrl);
+  return `${op.method} ${base.pathname.replace(/\/+$/, '')}${path} HTTP/1.1\r\nHost: ${base.host}\r\n`;
 }
 
 function headOverCap(doc: ApiDocument): Case[] {

@@ -1,4 +1,7 @@
 import type { AccountHolderDriver, ClockState, DriverFactory, IssuedKey, LinkState } from './driver.js';
+import { Connection, DIRECT, type HttpResponse } from '../runner/http.js';
+
+const TIMEOUT_MS = 30_000;
 
 /**
  * The account-holder driver over the reference server's fixture surface (`/_fixtures`, documented
@@ -6,26 +9,41 @@ import type { AccountHolderDriver, ClockState, DriverFactory, IssuedKey, LinkSta
  * the example to follow when writing a driver for another deployment: each method is one call to
  * that deployment's own back office.
  *
+ * Its requests go the runner's way to the deployment (`connection`: TLS files, staging headers,
+ * proxy), since the fixture surface is served beside the API.
+ *
  * Options: `admin-token` (or the environment variable VAULT_ADMIN_TOKEN).
  */
+export function fixturesDriverOver(connection: Connection): DriverFactory {
+  return ({ baseUrl, options }) => fixturesDriver(baseUrl, options, connection);
+}
+
+/** The fixtures driver on a connection of its own, with no TLS files, headers or proxy. */
 export const createFixturesDriver: DriverFactory = ({ baseUrl, options }) => {
+  const connection = new Connection(DIRECT, [baseUrl]);
+  return { ...fixturesDriver(baseUrl, options, connection), close: async () => connection.close() };
+};
+
+function fixturesDriver(baseUrl: string, options: Record<string, string>, connection: Connection): AccountHolderDriver {
   const token = options['admin-token'] ?? process.env.VAULT_ADMIN_TOKEN;
   if (!token) throw new Error('the fixtures driver needs the admin token: --admin-token <token> (or VAULT_ADMIN_TOKEN)');
   const base = baseUrl.replace(/\/+$/, '');
 
   async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    let res: Response;
+    let res: HttpResponse;
     try {
-      res = await fetch(`${base}/_fixtures${path}`, {
+      const request = connection.request({
         method,
+        url: `${base}/_fixtures${path}`,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
       });
+      res = await connection.send(request, TIMEOUT_MS);
     } catch (e) {
-      throw new Error(`fixture ${method} ${path}: ${(e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message}`);
+      throw new Error(`fixture ${method} ${path}: ${(e as Error).message}`);
     }
-    const text = await res.text();
-    if (!res.ok) {
+    const text = res.text;
+    if (res.status < 200 || res.status > 299) {
       let reason = text.slice(0, 200);
       try {
         const parsed = JSON.parse(text) as { code?: string; error?: string };
@@ -122,6 +140,6 @@ export const createFixturesDriver: DriverFactory = ({ baseUrl, options }) => {
     },
   };
   return driver;
-};
+}
 
 export default createFixturesDriver;

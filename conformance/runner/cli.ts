@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { OPTIONS, parseArgs, UsageError } from './options.js';
+import { ENVIRONMENT, OPTIONS, parseArgs, UsageError } from './options.js';
 import { resolveSettings } from './settings.js';
 import { runConformance, runnerVersion, loadCatalogue, type Catalogue } from './conformance.js';
 import { defaultDocumentPath } from './document.js';
@@ -26,7 +26,7 @@ const EXAMPLES = `Examples:
 
 function help(): string {
   const lines = ['Usage: vault-conformance [options]', '', 'Replays the specification\'s edge cases against a credential-vault deployment and checks every', 'response against the bundled OpenAPI document.', ''];
-  for (const group of ['Target', 'Selection', 'Running', 'Reports', 'Generation'] as const) {
+  for (const group of ['Target', 'Connection', 'Selection', 'Running', 'Reports', 'Generation'] as const) {
     const options = OPTIONS.filter((o) => o.group === group);
     if (options.length === 0) continue;
     lines.push(`${group}:`);
@@ -36,6 +36,9 @@ function help(): string {
     }
     lines.push('');
   }
+  lines.push('Environment (the keys and the token are kept out of the command line, and of `ps`):');
+  for (const v of ENVIRONMENT) lines.push(`  ${v.name.padEnd(36)}${v.help}`);
+  lines.push('');
   lines.push('Exit status:', ...([0, 1, 2, 3, 4] as ExitCode[]).map((code) => `  ${code}  ${EXIT_MEANING[code]}`), '');
   lines.push(EXAMPLES);
   return `${lines.join('\n')}\n`;

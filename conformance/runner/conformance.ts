@@ -10,7 +10,7 @@ import { Canaries } from './canaries.js';
 import type { RunEnvironment } from './context.js';
 import { ApiDocument } from './document.js';
 import { loadDriver } from './driver-loader.js';
-import { closeAgents } from './http.js';
+import { Connection } from './http.js';
 import { KnownDeviations } from './known.js';
 import { Limits } from './limits.js';
 import { UsageError } from './options.js';
@@ -137,12 +137,14 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
   const startedAt = new Date();
 
   let driver: AccountHolderDriver | undefined;
+  const connection = new Connection(settings.connection, [settings.baseUrl, settings.proxyOrigin]);
   try {
-    driver = settings.driver ? await loadDriver(settings.driver, settings.baseUrl) : undefined;
-    const { manualClock } = await preflight(settings, driver);
+    driver = settings.driver ? await loadDriver(settings.driver, settings.baseUrl, connection) : undefined;
+    const { manualClock } = await preflight(settings, driver, connection, (line) => out.write(line));
     const secrets = new Secrets();
     for (const [role, key] of Object.entries(settings.keys)) secrets.add(key, `API key given as ${role}`);
     secrets.add(settings.driver?.options['admin-token'], 'admin token');
+    for (const [value, label] of connection.secrets()) secrets.add(value, label);
     const schemas = new Schemas(doc);
     const env: RunEnvironment = {
       baseUrl: settings.baseUrl,
@@ -153,6 +155,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       schemas,
       limits,
       keys: settings.keys,
+      connection,
       driver,
       manualClock,
       timeoutMs: settings.timeoutMs,
@@ -163,7 +166,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       runId: randomBytes(3).toString('hex'),
     };
     out.write(
-      `vault-conformance ${runnerVersion()} against ${settings.baseUrl} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
+      `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
         `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
         `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
     );
@@ -214,6 +217,6 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock, generation, judgement: settings.judgement };
   } finally {
     await driver?.close?.();
-    closeAgents();
+    connection.close();
   }
 }

@@ -8,7 +8,8 @@ import { spendsOrCreates, type CaseInfo, type KeyRole } from './needs.js';
 import { Account, DriverCalls } from './account.js';
 import { judgeResponse, type Judge } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
-import { send, sendRaw } from './http.js';
+import type { Connection } from './http.js';
+import { wireFailure } from './wire.js';
 import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, type Deviation, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
@@ -28,6 +29,8 @@ export interface RunEnvironment {
   schemas: Schemas;
   limits: Limits;
   keys: Partial<Record<KeyRole, string>>;
+  /** How every request reaches the deployment (TLS, staging headers, proxy). */
+  connection: Connection;
   driver?: AccountHolderDriver;
   manualClock: boolean;
   timeoutMs: number;
@@ -146,19 +149,21 @@ export class CaseContext {
     if (options.json !== undefined) body = Buffer.from(JSON.stringify(options.json));
     else if (options.body !== undefined) body = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
     if (body && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
-    const request = {
+    const request = this.env.connection.request({
       method: options.method ?? op.method,
       url: `${op.ownOrigin ? (this.env.proxyOrigin ?? this.env.baseUrl) : this.env.baseUrl}${path}${query ? `?${query}` : ''}`,
       headers,
       body,
       chunked: options.chunked,
-    };
+    });
     for (let attempt = 0; ; attempt++) {
       if (this.manners.pace) await this.env.throttle.take();
-      const response = await send(request, this.env.timeoutMs);
+      const response = await this.env.connection.send(request, this.env.timeoutMs);
       const ex: Exchange = { operationId, request, response };
       this.exchanges.push(ex);
       this.env.onExchange?.(ex);
+      const wire = wireFailure(ex);
+      if (wire) throw wire;
       this.judge(ex);
       // Outside the cases that test limits, a rate limit is the deployment pacing the runner: wait as told.
       if (this.manners.honourRetryAfter && response.status === 429 && codeOf(response) === 'rate_limited' && attempt < MAX_RATE_LIMIT_RETRIES) {
@@ -175,18 +180,29 @@ export class CaseContext {
 
   /**
    * Writes `head` (and `body`) raw on a new connection for an operation and checks the answer like
-   * any other: for what a client library will not send. `head` is everything before the body.
+   * any other: for what a client library will not send. `head` is everything before the body, its
+   * request target the whole path (the base URL's path included). It goes the way every request
+   * goes: TLS, the staging headers, the proxy, the answer decoded.
    */
   async raw(operationId: string, head: string, body?: Buffer): Promise<Exchange> {
     const op = this.doc.operation(operationId);
     const origin = op.ownOrigin ? (this.env.proxyOrigin ?? this.env.baseUrl) : this.env.baseUrl;
-    const bytes = Buffer.concat([Buffer.from(head, 'latin1'), body ?? Buffer.alloc(0)]);
-    const response = await sendRaw(origin, bytes, this.env.timeoutMs + 45_000);
     const [method = 'GET', target = '/'] = head.split(' ');
-    const request = { method, url: `${origin}${target}`, headers: { '(raw)': `${head.length} bytes of request head${head.endsWith('\r\n\r\n') ? '' : ', unfinished'}` }, body };
+    const request = this.env.connection.request({
+      method,
+      url: new URL(target, origin).href,
+      headers: {},
+      body,
+      raw: Buffer.concat([Buffer.from(head, 'latin1'), body ?? Buffer.alloc(0)]),
+    });
+    const sentHead = request.raw!.length - (body?.length ?? 0);
+    request.headers['(raw)'] = `${sentHead} bytes of request head${head.endsWith('\r\n\r\n') ? '' : ', unfinished'}`;
+    const response = await this.env.connection.send(request, this.env.timeoutMs + 45_000);
     const ex: Exchange = { operationId, request, response, layer: true };
     this.exchanges.push(ex);
     this.env.onExchange?.(ex);
+    const wire = wireFailure(ex);
+    if (wire) throw wire;
     this.judge(ex);
     return ex;
   }

@@ -1,13 +1,17 @@
 import { pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
-import { createFixturesDriver } from '../drivers/fixtures.js';
+import { fixturesDriverOver } from '../drivers/fixtures.js';
+import type { Connection } from './http.js';
 import { REQUIRED_METHODS, type AccountHolderDriver, type DriverFactory } from '../drivers/driver.js';
 import { UsageError } from './options.js';
 
-/** Loads `--driver`: `fixtures`, or an ES module whose default export (or `createDriver`) is a DriverFactory. */
-export async function loadDriver(spec: { module: string; options: Record<string, string> }, baseUrl: string): Promise<AccountHolderDriver> {
+/**
+ * Loads `--driver`: `fixtures` (over the run's connection to the deployment), or an ES module
+ * whose default export (or `createDriver`) is a DriverFactory.
+ */
+export async function loadDriver(spec: { module: string; options: Record<string, string> }, baseUrl: string, connection: Connection): Promise<AccountHolderDriver> {
   let factory: DriverFactory;
-  if (spec.module === 'fixtures') factory = createFixturesDriver;
+  if (spec.module === 'fixtures') factory = fixturesDriverOver(connection);
   else {
     if (!existsSync(spec.module)) throw new UsageError(`--driver ${spec.module}: no such file`);
     let mod: { default?: unknown; createDriver?: unknown };

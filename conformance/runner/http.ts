@@ -1,7 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
-import { connect as netConnect } from 'node:net';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import type { Duplex } from 'node:stream';
 import { RunnerError } from './errors.js';
+import { proxyAuthorization, proxyFor, shownProxy, tunnel, type ProxySettings } from './proxy.js';
+import { tlsHint, tlsOptions, type TlsSettings } from './tls.js';
+import { ACCEPT_ENCODING, decodeBody, parseAnswer, type Wire } from './wire.js';
 
 /**
  * One HTTP request exactly as the case wrote it: the runner must be able to send what a generic
@@ -15,6 +20,23 @@ export interface HttpRequest {
   body?: Buffer;
   /** Send the body chunked (`Transfer-Encoding: chunked`, no `Content-Length`). */
   chunked?: boolean;
+  /**
+   * Bytes written on a new connection as they are, request line and head included: for what no
+   * client library sends (a head over the size bound, a head that never ends). `method`, `url`,
+   * `headers` and `body` then describe them for reports.
+   */
+  raw?: Buffer;
+  /** How the request reached the deployment, besides its URL: what a replay needs. */
+  route?: Route;
+}
+
+export interface Route {
+  caCert?: string;
+  clientCert?: string;
+  clientKey?: string;
+  insecure?: boolean;
+  /** The proxy it went through, without credentials. */
+  proxy?: string;
 }
 
 export interface HttpResponse {
@@ -22,132 +44,307 @@ export interface HttpResponse {
   statusText: string;
   /** Header names in lowercase; repeated headers joined with ", ". */
   headers: Record<string, string>;
+  /** The body after content decoding (gzip, deflate, br): what the checks and the canary scan read. */
   body: Buffer;
   text: string;
   /** The parsed body when it is JSON. */
   json?: unknown;
   durationMs: number;
+  /** What came over the wire. */
+  wire?: Wire;
 }
 
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
-
-export function closeAgents(): void {
-  agents.http.destroy();
-  agents.https.destroy();
+/** How the runner reaches a deployment: TLS files, headers a staging edge needs, the environment's proxy. */
+export interface ConnectionSettings extends TlsSettings {
+  /** Sent on every request to the deployment, never over a header the request sets itself. */
+  headers: Record<string, string>;
+  proxy: ProxySettings;
 }
 
-export function send(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-  const url = new URL(request.url);
-  const lib = url.protocol === 'https:' ? https : http;
-  const headers: Record<string, string> = { ...request.headers };
-  if (request.body && !request.chunked) headers['content-length'] = String(request.body.length);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const fail = (kind: RunnerError['kind'], message: string) => {
-      if (settled) return;
-      settled = true;
-      reject(new RunnerError(kind, message));
-    };
-    const req = lib.request(
-      url,
-      { method: request.method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http, timeout: timeoutMs },
-      (res) => {
+export const DIRECT: ConnectionSettings = { headers: {}, insecure: false, proxy: {} };
+
+function bare(host: string): string {
+  return host.replace(/^\[|\]$/g, '');
+}
+
+function defaultPort(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+}
+
+/** An https agent whose connections go through a proxy's tunnel. */
+class TunnelAgent extends https.Agent {
+  constructor(
+    options: https.AgentOptions,
+    private readonly proxy: URL,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: https.RequestOptions, done?: (err: Error | null, stream: Duplex) => void): undefined {
+    const { host, port, timeout } = options;
+    tunnel(this.proxy, String(host), Number(port), timeout ?? 30_000).then(
+      (socket) => done?.(null, tlsConnect({ ...(options as ConnectionOptions), socket })),
+      (e: Error) => done?.(e, undefined as unknown as Duplex),
+    );
+    return undefined;
+  }
+}
+
+/**
+ * The one way every request of a run reaches the deployment, the cases' (parsed or raw), the
+ * start-up probe's and the fixtures driver's: TLS with the run's files, the staging headers, the
+ * environment's proxy, and the answer's content decoded before anything reads it.
+ */
+export class Connection {
+  private readonly tls: ReturnType<typeof tlsOptions>;
+  private readonly agents = new Map<string, http.Agent>();
+  private readonly targets: Set<string>;
+
+  /** `targets`: the deployment's URLs, the origins that get the staging headers. */
+  constructor(
+    private readonly settings: ConnectionSettings,
+    targets: (string | undefined)[] = [],
+  ) {
+    this.tls = tlsOptions(settings);
+    this.targets = new Set(targets.filter((t): t is string => !!t).map((t) => new URL(t).origin));
+  }
+
+  /** The request as it will be sent: with the staging headers and Accept-Encoding where it has none, and its route. */
+  request(init: HttpRequest): HttpRequest {
+    const url = new URL(init.url);
+    const proxy = proxyFor(url, this.settings.proxy);
+    const added = [...Object.entries(this.targets.has(url.origin) ? this.settings.headers : {}), ['accept-encoding', ACCEPT_ENCODING] as [string, string]];
+    const route = this.route(url, proxy);
+    if (init.raw) return { ...init, raw: rawHead(init.raw, url, added, proxy), ...(route ? { route } : {}) };
+    const headers = { ...init.headers };
+    const present = new Set(Object.keys(headers).map((n) => n.toLowerCase()));
+    for (const [name, value] of added) {
+      if (present.has(name.toLowerCase())) continue;
+      present.add(name.toLowerCase());
+      headers[name] = value;
+    }
+    return { ...init, headers, ...(route ? { route } : {}) };
+  }
+
+  /** Sends a request as it is (see `request`), raw when it has raw bytes. */
+  send(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
+    return request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs);
+  }
+
+  /** Values the reports mask: the staging headers' (a gateway's key), a proxy's password. */
+  secrets(): [string, string][] {
+    const out: [string, string][] = Object.entries(this.settings.headers).map(([name, value]) => [value, `header ${name}`]);
+    for (const proxy of [this.settings.proxy.https, this.settings.proxy.http]) {
+      const password = proxy ? new URL(proxy).password : '';
+      if (password) out.push([decodeURIComponent(password), 'proxy password'], [password, 'proxy password']);
+    }
+    return out;
+  }
+
+  /** The connection in a few words for the run's header line; unverified TLS is said in capitals. */
+  describe(): string {
+    const s = this.settings;
+    const notes: string[] = [];
+    if (s.insecure) notes.push('TLS CERTIFICATES NOT VERIFIED (--insecure)');
+    if (s.caCert) notes.push(`CA ${s.caCert}`);
+    if (s.clientCert) notes.push(`client certificate ${s.clientCert}`);
+    const proxy = [...this.targets].map((t) => proxyFor(new URL(t), s.proxy)).find((p) => p !== undefined);
+    if (proxy) notes.push(`through the proxy ${shownProxy(proxy)}`);
+    const names = Object.keys(s.headers);
+    if (names.length > 0) notes.push(`extra header${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
+    return notes.length > 0 ? ` [${notes.join('; ')}]` : '';
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  private route(url: URL, proxy: URL | undefined): Route | undefined {
+    const s = this.settings;
+    const route: Route = {};
+    if (url.protocol === 'https:') {
+      if (s.caCert) route.caCert = s.caCert;
+      if (s.clientCert) route.clientCert = s.clientCert;
+      if (s.clientKey) route.clientKey = s.clientKey;
+      if (s.insecure) route.insecure = true;
+    }
+    if (proxy) route.proxy = shownProxy(proxy);
+    return Object.keys(route).length > 0 ? route : undefined;
+  }
+
+  private agent(url: URL, proxy: URL | undefined): http.Agent {
+    const key = `${url.protocol} ${proxy?.href ?? 'direct'}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets: 32 };
+      if (url.protocol !== 'https:') agent = new http.Agent(options);
+      else agent = proxy ? new TunnelAgent({ ...options, ...this.tls }, proxy) : new https.Agent({ ...options, ...this.tls });
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  private explain(e: NodeJS.ErrnoException, url: URL, proxy: URL | undefined): string {
+    const hint = url.protocol === 'https:' ? tlsHint(e.code, this.settings) : undefined;
+    if (hint) return hint;
+    if (e.code === 'ECONNREFUSED') {
+      return proxy && url.protocol === 'http:' ? `ECONNREFUSED (is the proxy running at ${shownProxy(proxy)}?)` : `ECONNREFUSED (is the deployment running at ${url.origin}?)`;
+    }
+    return e.code ?? e.message;
+  }
+
+  private sendParsed(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
+    const url = new URL(request.url);
+    const proxy = proxyFor(url, this.settings.proxy);
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.body && !request.chunked) headers['content-length'] = String(request.body.length);
+    const agent = this.agent(url, proxy);
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const fail = (kind: RunnerError['kind'], message: string) => {
+        if (settled) return;
+        settled = true;
+        reject(new RunnerError(kind, message));
+      };
+      const onResponse = (res: http.IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', (e) => fail('network', `the response to ${request.method} ${url.pathname} broke off: ${e.message}`));
         res.on('end', () => {
           if (settled) return;
           settled = true;
-          const body = Buffer.concat(chunks);
-          const text = body.toString('utf8');
-          const out: HttpResponse = {
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? '',
-            headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
-            body,
-            text,
-            durationMs: performance.now() - started,
-          };
-          if (text !== '') {
-            try {
-              out.json = JSON.parse(text);
-            } catch {
-              // Not JSON: the checks say so where the document promises JSON.
-            }
-          }
-          resolve(out);
+          const received = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+          resolve(answer(res.statusCode ?? 0, res.statusMessage ?? '', received, Buffer.concat(chunks), started));
         });
-      },
-    );
-    req.on('timeout', () => {
-      req.destroy();
-      fail('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`);
+      };
+      // Through a proxy, a plain-http request names its whole URL (RFC 9112 §3.2.2); an https one
+      // goes through the tunnel its agent opens.
+      const req =
+        proxy && url.protocol === 'http:'
+          ? http.request(
+              { host: bare(proxy.hostname), port: defaultPort(proxy), path: url.href, method: request.method, headers: { host: url.host, ...proxyAuthorization(proxy), ...headers }, agent, timeout: timeoutMs },
+              onResponse,
+            )
+          : (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent, timeout: timeoutMs }, onResponse);
+      req.on('timeout', () => {
+        req.destroy();
+        fail('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`);
+      });
+      // A server may answer (413) and close before the whole body is written; the answer still counts.
+      req.on('error', (e: NodeJS.ErrnoException) => fail(e instanceof RunnerError ? e.kind : 'network', `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`));
+      if (request.body && request.chunked) {
+        // Two chunks, so the body really arrives in pieces.
+        const half = Math.floor(request.body.length / 2);
+        req.write(request.body.subarray(0, half));
+        req.end(request.body.subarray(half));
+      } else {
+        req.end(request.body);
+      }
     });
-    // A server may answer (413) and close before the whole body is written; the answer still counts.
-    req.on('error', (e: NodeJS.ErrnoException) => {
-      const hint = e.code === 'ECONNREFUSED' ? ` (is the deployment running at ${url.origin}?)` : '';
-      fail('network', `${request.method} ${url.pathname} failed: ${e.code ?? e.message}${hint}`);
-    });
-    if (request.body && request.chunked) {
-      // Two chunks, so the body really arrives in pieces.
-      const half = Math.floor(request.body.length / 2);
-      req.write(request.body.subarray(0, half));
-      req.end(request.body.subarray(half));
-    } else {
-      req.end(request.body);
+  }
+
+  /** A new connection (TLS for https, through the proxy's tunnel when there is one) for raw bytes. */
+  private async open(url: URL, proxy: URL | undefined, timeoutMs: number): Promise<Socket> {
+    const host = bare(url.hostname);
+    const port = defaultPort(url);
+    if (url.protocol !== 'https:') {
+      return connected(proxy ? netConnect({ host: bare(proxy.hostname), port: defaultPort(proxy) }) : netConnect({ host, port }), 'connect');
     }
+    const socket = proxy ? await tunnel(proxy, host, port, timeoutMs) : undefined;
+    return connected(tlsConnect({ ...this.tls, host, port, socket, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }), 'secureConnect');
+  }
+
+  /**
+   * Writes the raw bytes and reads the answer as its framing says (chunks, Content-Length, or
+   * until the server closes), so a server that keeps the connection open is not waited out.
+   */
+  private sendRaw(request: HttpRequest, raw: Buffer, timeoutMs: number): Promise<HttpResponse> {
+    const url = new URL(request.url);
+    const proxy = proxyFor(url, this.settings.proxy);
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let socket: Socket | undefined;
+      let done = false;
+      const finish = (outcome: Error | HttpResponse) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        socket?.destroy();
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+      const read = (ended: boolean) => {
+        try {
+          const parsed = parseAnswer(Buffer.concat(chunks), ended, request.method);
+          if (parsed) finish(answer(parsed.status, parsed.statusText, parsed.headers, parsed.body, started));
+        } catch (e) {
+          finish(e as Error);
+        }
+      };
+      const timer = setTimeout(() => finish(new RunnerError('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`)), timeoutMs);
+      this.open(url, proxy, timeoutMs).then(
+        (s) => {
+          socket = s;
+          if (done) return void s.destroy();
+          s.on('data', (c: Buffer) => {
+            chunks.push(c);
+            read(false);
+          });
+          s.on('end', () => read(true));
+          s.on('close', () => read(true));
+          // A server may answer a head over its bound and reset the connection while the rest is written.
+          s.on('error', (e: NodeJS.ErrnoException) =>
+            chunks.length > 0 ? read(true) : finish(new RunnerError('network', `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`)),
+          );
+          s.write(raw);
+        },
+        (e: NodeJS.ErrnoException) => finish(e instanceof RunnerError ? e : new RunnerError('network', `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`)),
+      );
+    });
+  }
+}
+
+function connected(socket: Socket, event: 'connect' | 'secureConnect'): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    socket.once(event, () => resolve(socket));
+    socket.once('error', reject);
   });
 }
 
+function answer(status: number, statusText: string, headers: Record<string, string>, encoded: Buffer, started: number): HttpResponse {
+  const { body, wire } = decodeBody(encoded, headers);
+  const text = body.toString('utf8');
+  const out: HttpResponse = { status, statusText, headers, body, text, durationMs: performance.now() - started, wire };
+  if (text !== '' && !wire.undecodable) {
+    try {
+      out.json = JSON.parse(text);
+    } catch {
+      // Not JSON: the checks say so where the document promises JSON.
+    }
+  }
+  return out;
+}
+
 /**
- * Writes raw bytes on a new connection and reads the answer until the server closes it: for what
- * an HTTP client library will not send (a head that never ends, an oversized head). The answer is
- * parsed enough for the checks: status line, headers, and the body by Content-Length.
+ * The raw head with `added` headers after its request line, each unless the head has it, and
+ * through an http proxy the whole URL in the request line, as a parsed request would have.
  */
-export function sendRaw(origin: string, raw: Buffer, timeoutMs: number): Promise<HttpResponse> {
-  const url = new URL(origin);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const socket = netConnect({ host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) });
-    const chunks: Buffer[] = [];
-    let done = false;
-    const finish = (err?: Error) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      if (err) return reject(err);
-      const all = Buffer.concat(chunks);
-      const split = all.indexOf('\r\n\r\n');
-      if (split < 0) return reject(new RunnerError('network', `the connection closed without an HTTP answer (${all.length} bytes)`));
-      const [statusLine, ...headerLines] = all.subarray(0, split).toString('latin1').split('\r\n');
-      const m = /^HTTP\/1\.[01] (\d{3}) ?(.*)$/.exec(statusLine ?? '');
-      if (!m) return reject(new RunnerError('network', `not an HTTP answer: ${JSON.stringify(statusLine)}`));
-      const headers: Record<string, string> = {};
-      for (const line of headerLines) {
-        const i = line.indexOf(':');
-        if (i > 0) {
-          const name = line.slice(0, i).trim().toLowerCase();
-          headers[name] = headers[name] ? `${headers[name]}, ${line.slice(i + 1).trim()}` : line.slice(i + 1).trim();
-        }
-      }
-      const length = Number(headers['content-length'] ?? NaN);
-      const body = all.subarray(split + 4, Number.isFinite(length) ? split + 4 + length : undefined);
-      const text = body.toString('utf8');
-      const out: HttpResponse = { status: Number(m[1]), statusText: m[2] ?? '', headers, body, text, durationMs: performance.now() - started };
-      try {
-        if (text !== '') out.json = JSON.parse(text);
-      } catch {
-        // Not JSON: the checks say so.
-      }
-      resolve(out);
-    };
-    const timer = setTimeout(() => finish(new RunnerError('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs);
-    socket.on('connect', () => socket.write(raw));
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('end', () => finish());
-    socket.on('close', () => finish());
-    socket.on('error', (e: NodeJS.ErrnoException) => (chunks.length > 0 ? finish() : finish(new RunnerError('network', `raw request failed: ${e.code ?? e.message}`))));
-  });
+function rawHead(raw: Buffer, url: URL, added: [string, string][], proxy: URL | undefined): Buffer {
+  const lineEnd = raw.indexOf('\r\n');
+  if (lineEnd < 0) return raw;
+  const headEnd = raw.indexOf('\r\n\r\n');
+  const fields = raw.subarray(lineEnd + 2, headEnd < 0 ? raw.length : headEnd).toString('latin1').split('\r\n');
+  const present = new Set(fields.map((f) => f.split(':')[0]!.trim().toLowerCase()));
+  const lines: string[] = [];
+  for (const [name, value] of added) {
+    if (present.has(name.toLowerCase())) continue;
+    present.add(name.toLowerCase());
+    lines.push(`${name}: ${value}\r\n`);
+  }
+  let requestLine = raw.subarray(0, lineEnd).toString('latin1');
+  if (proxy && url.protocol === 'http:') requestLine = requestLine.replace(/^(\S+) (\/\S*)/, (_m, method: string, target: string) => `${method} ${url.origin}${target}`);
+  return Buffer.concat([Buffer.from(`${requestLine}\r\n${lines.join('')}`, 'latin1'), raw.subarray(lineEnd + 2)]);
 }

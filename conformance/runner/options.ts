@@ -10,23 +10,29 @@ export interface OptionDef {
   name: string;
   kind: OptionKind;
   value?: string;
-  group: 'Target' | 'Selection' | 'Running' | 'Reports' | 'Generation';
+  group: 'Target' | 'Connection' | 'Selection' | 'Running' | 'Reports' | 'Generation';
   help: string;
 }
 
 export const OPTIONS: OptionDef[] = [
   { name: 'base-url', kind: 'string', value: 'URL', group: 'Target', help: 'The deployment to test. Without it, the local reference server of `npm start` (read from data/local.json).' },
   { name: 'proxy-origin', kind: 'string', value: 'URL', group: 'Target', help: "The proxy's HTTP origin, for its health check (default: the base URL, as the reference server serves it)." },
-  { name: 'key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key without the signup permission.' },
-  { name: 'signup-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key with the signup permission.' },
-  { name: 'other-account-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key of a second account.' },
-  { name: 'scoped-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key limited to a list of logins.' },
+  { name: 'key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key without the signup permission (or VAULT_CONFORMANCE_KEY).' },
+  { name: 'signup-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key with the signup permission (or VAULT_CONFORMANCE_SIGNUP_KEY).' },
+  { name: 'other-account-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key of a second account (or VAULT_CONFORMANCE_OTHER_ACCOUNT_KEY).' },
+  { name: 'scoped-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key limited to a list of logins (or VAULT_CONFORMANCE_SCOPED_KEY).' },
   { name: 'driver', kind: 'string', value: 'fixtures|PATH', group: 'Target', help: 'The account-holder driver: `fixtures` (the reference server\'s fixture surface) or the path of an ES module of your own (see the README). With a driver, each case opens accounts and keys of its own and the keys above are not needed.' },
-  { name: 'admin-token', kind: 'string', value: 'TOKEN', group: 'Target', help: 'The admin token of the fixtures driver (or VAULT_ADMIN_TOKEN); it implies --driver fixtures.' },
+  { name: 'admin-token', kind: 'string', value: 'TOKEN', group: 'Target', help: 'The admin token of the fixtures driver (or VAULT_ADMIN_TOKEN); either implies --driver fixtures.' },
   { name: 'driver-option', kind: 'pairs', value: 'NAME=VALUE', group: 'Target', help: 'An option for your driver; repeat it for several.' },
   { name: 'clock', kind: 'string', value: 'auto|manual|real', group: 'Target', help: 'Whether the deployment\'s clock is manual (moves only through the driver). `auto` (default) asks the driver.' },
   { name: 'limit', kind: 'pairs', value: 'ID=VALUE', group: 'Target', help: 'A deployment setting that differs from the document\'s default (section 9 item 4), by its x-limits id: `--limit credential-changes-per-account=40`.' },
   { name: 'judge', kind: 'string', value: 'spec|reference', group: 'Target', help: 'What a case is judged by. `spec` (default with --base-url): only the rules of the specification and of HTTP fail a case; a departure from a choice of the reference server is reported as a deviation. `reference` (default against the local sandbox): every rule of the document, the reference server\'s choices included.' },
+  { name: 'header', kind: 'pairs', value: 'NAME=VALUE', group: 'Connection', help: 'A header sent on every request to the deployment (a gateway\'s key, a tenant), the fixtures driver\'s included; repeat it for several. A header a case sets itself wins. Values are masked in reports.' },
+  { name: 'ca-cert', kind: 'string', value: 'FILE', group: 'Connection', help: 'Trust the CA certificate(s) of this PEM file, in place of the system\'s (as curl --cacert).' },
+  { name: 'client-cert', kind: 'string', value: 'FILE', group: 'Connection', help: 'A client certificate (PEM) for a deployment that asks for one (mutual TLS).' },
+  { name: 'client-key', kind: 'string', value: 'FILE', group: 'Connection', help: 'The private key (PEM, unencrypted) of --client-cert, unless that file holds both.' },
+  { name: 'insecure', kind: 'boolean', group: 'Connection', help: 'Do not verify the deployment\'s TLS certificate (a sandbox with a self-signed one). Said in the run\'s first line.' },
+  { name: 'wait-for-ready', kind: 'number', value: 'S', group: 'Connection', help: 'Before the first case, ask the deployment (GET /v1/recipes) again and again until it answers like the API, for at most S seconds; then give up with exit 2.' },
   { name: 'document', kind: 'string', value: 'FILE', group: 'Target', help: 'The bundled OpenAPI document to check against (default: the copy shipped with the runner).' },
   { name: 'only', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Run only these cases: an id or a glob (`getTokenCatalog/*`, `*/auth-*`); repeat it for several.' },
   { name: 'skip', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Leave out these cases (after --only); repeat it for several.' },
@@ -55,6 +61,17 @@ export const OPTIONS: OptionDef[] = [
   { name: 'config', kind: 'string', value: 'FILE', group: 'Running', help: 'Read options from a JSON or YAML file (same names in camelCase); the command line wins.' },
   { name: 'help', kind: 'boolean', group: 'Running', help: 'Show this help.' },
   { name: 'version', kind: 'boolean', group: 'Running', help: 'Show the runner\'s version and the document\'s.' },
+];
+
+/** The environment the runner reads, for `--help`: secrets kept out of the command line (and `ps`), and the proxy. */
+export const ENVIRONMENT: { name: string; help: string }[] = [
+  { name: 'VAULT_CONFORMANCE_KEY', help: 'as --key' },
+  { name: 'VAULT_CONFORMANCE_SIGNUP_KEY', help: 'as --signup-key' },
+  { name: 'VAULT_CONFORMANCE_OTHER_ACCOUNT_KEY', help: 'as --other-account-key' },
+  { name: 'VAULT_CONFORMANCE_SCOPED_KEY', help: 'as --scoped-key' },
+  { name: 'VAULT_ADMIN_TOKEN', help: 'as --admin-token' },
+  { name: 'HTTPS_PROXY, HTTP_PROXY', help: 'an http:// proxy for https (a CONNECT tunnel) and http targets; lowercase names too' },
+  { name: 'NO_PROXY', help: 'hosts reached directly: names, domains (.example.com), IPs, each with an optional :port, or *' },
 ];
 
 export type Parsed = Record<string, string | number | boolean | string[] | Record<string, string>>;
@@ -118,9 +135,8 @@ export function coerce(def: OptionDef, value: unknown, previous?: unknown): Pars
   }
 }
 
-/** The config file's own name for an option (`driver-option` → `driverOptions`, `limit` → `limits`). */
+/** The config file's own name for an option: a repeatable NAME=VALUE option is an object in the plural (`driverOptions`, `limits`, `headers`). */
 export function configName(def: OptionDef): string {
-  if (def.name === 'driver-option') return 'driverOptions';
-  if (def.name === 'limit') return 'limits';
+  if (def.kind === 'pairs') return `${camel(def.name)}s`;
   return camel(def.name);
 }

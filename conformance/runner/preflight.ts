@@ -1,27 +1,30 @@
 import type { AccountHolderDriver } from '../drivers/driver.js';
 import type { KeyRole } from './case.js';
 import { KEY_OPTION } from './context.js';
-import { send } from './http.js';
+import type { Connection, HttpResponse } from './http.js';
 import { UsageError } from './options.js';
 import type { Settings } from './settings.js';
 import { RunnerError } from './outcome.js';
+import { sleep } from './throttle.js';
 
 /**
- * Before any case: the base URL answers, every key given is accepted, and the driver works. What
- * fails here is a configuration to fix (exit 2), never a verdict on the deployment.
+ * Before any case: the base URL answers like the API, every key given is accepted, and the driver
+ * works. What fails here is a configuration to fix (exit 2), never a verdict on the deployment:
+ * no case has run. A deployment that never became ready within --wait-for-ready is one too, the
+ * same as one that cannot be reached; exit 3 is kept for a run that started and could not finish.
  */
-export async function preflight(settings: Settings, driver: AccountHolderDriver | undefined): Promise<{ manualClock: boolean }> {
+export async function preflight(
+  settings: Settings,
+  driver: AccountHolderDriver | undefined,
+  connection: Connection,
+  log: (line: string) => void = () => {},
+): Promise<{ manualClock: boolean }> {
   const base = settings.baseUrl;
-  try {
-    const res = await send({ method: 'GET', url: `${base}/v1/recipes`, headers: { accept: 'application/json' } }, settings.timeoutMs);
-    if (res.status === 404) throw new UsageError(`${base} does not serve the API: GET /v1/recipes answered 404; check --base-url (no /v1 at its end)`);
-  } catch (e) {
-    if (e instanceof RunnerError) throw new UsageError(`cannot reach ${base}: ${e.message}`);
-    throw e;
-  }
+  await untilReady(settings, connection, log);
   for (const [role, key] of Object.entries(settings.keys) as [KeyRole, string | undefined][]) {
     if (!key) continue;
-    const res = await send({ method: 'GET', url: `${base}/v1/tokens`, headers: { accept: 'application/json', authorization: `Bearer ${key}` } }, settings.timeoutMs);
+    const request = connection.request({ method: 'GET', url: `${base}/v1/tokens`, headers: { accept: 'application/json', authorization: `Bearer ${key}` } });
+    const res = await connection.send(request, settings.timeoutMs);
     if (res.status === 401) {
       const code = (res.json as { code?: string } | undefined)?.code ?? '';
       throw new UsageError(`the key given with ${KEY_OPTION[role]} is refused (401 ${code}); check it`);
@@ -46,4 +49,55 @@ export async function preflight(settings: Settings, driver: AccountHolderDriver 
   }
   if (manualClock && !driver.advanceClock) manualClock = false;
   return { manualClock };
+}
+
+/** Asks once, or with --wait-for-ready again and again (1 s apart, then up to 5 s) until the deadline. */
+async function untilReady(settings: Settings, connection: Connection, log: (line: string) => void): Promise<void> {
+  const started = Date.now();
+  const deadline = started + (settings.waitForReadyS ?? 0) * 1000;
+  for (let attempt = 0; ; attempt++) {
+    const left = deadline - Date.now();
+    const problem = await probe(settings, connection, settings.waitForReadyS === undefined ? settings.timeoutMs : Math.max(1000, Math.min(settings.timeoutMs, left)));
+    if (!problem) {
+      if (attempt > 0) log(`${settings.baseUrl} answered like the API after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      return;
+    }
+    if (settings.waitForReadyS === undefined) throw new UsageError(problem);
+    if (Date.now() >= deadline) throw new UsageError(`not ready within ${settings.waitForReadyS} s (--wait-for-ready): ${problem}`);
+    if (attempt === 0) log(`waiting up to ${settings.waitForReadyS} s for ${settings.baseUrl} to answer like the API (${problem})\n`);
+    await sleep(Math.min(1000 * 1.5 ** attempt, 5000, Math.max(0, deadline - Date.now())));
+  }
+}
+
+/** Why the base URL does not answer like the API, or undefined when it does. */
+async function probe(settings: Settings, connection: Connection, timeoutMs: number): Promise<string | undefined> {
+  const base = settings.baseUrl;
+  let res: HttpResponse;
+  try {
+    res = await connection.send(connection.request({ method: 'GET', url: `${base}/v1/recipes`, headers: { accept: 'application/json' } }), timeoutMs);
+  } catch (e) {
+    if (e instanceof RunnerError) return `cannot reach ${base}: ${e.message}`;
+    throw e;
+  }
+  return notTheApi(base, res);
+}
+
+/** GET /v1/recipes answers 200 with a JSON object holding a `recipes` array: a catch-all that answers 200 to anything does not. */
+function notTheApi(base: string, res: HttpResponse): string | undefined {
+  const answered = `GET /v1/recipes answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
+  if (res.status === 404) return `${base} does not serve the API: ${answered}; check --base-url (no /v1 at its end)`;
+  if (res.status >= 300 && res.status < 400) {
+    return `${base} does not serve the API: ${answered} to ${res.headers.location ?? 'nowhere'}; the runner follows no redirect, give the URL that serves the API as --base-url`;
+  }
+  if (res.status === 401 || res.status === 403 || res.status === 407) {
+    return `${base} does not serve the API to the runner: ${answered}; an edge in front of it may need --header NAME=VALUE (or a proxy's credentials)`;
+  }
+  if (res.status !== 200) return `${base} does not answer like the API yet: ${answered}`;
+  if (res.wire?.undecodable) return `${base} does not answer like the API: GET /v1/recipes answered ${res.wire.undecodable}`;
+  const body = res.json as { recipes?: unknown } | undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !Array.isArray(body.recipes)) {
+    const type = res.headers['content-type'];
+    return `${base} does not answer like the credential-vault API: GET /v1/recipes answered 200 ${type ? `with ${type.split(';')[0]}` : 'without a Content-Type'}, not a JSON object with a recipes array; check --base-url`;
+  }
+  return undefined;
 }

@@ -3,8 +3,10 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { KeyRole } from './case.js';
 import type { Judgement } from './basis.js';
-import { coerce, configName, OPTIONS, UsageError, type Parsed } from './options.js';
+import { camel, coerce, configName, OPTIONS, UsageError, type Parsed } from './options.js';
 import { defaultDocumentPath } from './document.js';
+import type { ConnectionSettings } from './http.js';
+import { proxySettings } from './proxy.js';
 
 /** Everything one run needs to know, from the command line, a config file and data/local.json. */
 export interface Settings {
@@ -12,6 +14,10 @@ export interface Settings {
   proxyOrigin?: string;
   /** The target is the local sandbox of `npm start`, found through data/local.json. */
   local: boolean;
+  /** TLS files, staging headers and the environment's proxy (none for the local sandbox: a proxy elsewhere cannot reach this machine's loopback). */
+  connection: ConnectionSettings;
+  /** `--wait-for-ready`: how long the start-up probe may wait for the deployment to answer like the API. */
+  waitForReadyS?: number;
   /** By the specification (and HTTP), or by the reference server's full document. */
   judgement: Judgement;
   keys: Partial<Record<KeyRole, string>>;
@@ -53,7 +59,35 @@ interface LocalFile {
   keys?: { agent?: string; signup?: string };
 }
 
-function readConfigFile(file: string): Parsed {
+/** The environment variables that stand for options, so secrets stay out of the command line (and `ps`). */
+const FROM_ENVIRONMENT: Record<string, string> = {
+  key: 'VAULT_CONFORMANCE_KEY',
+  signupKey: 'VAULT_CONFORMANCE_SIGNUP_KEY',
+  otherAccountKey: 'VAULT_CONFORMANCE_OTHER_ACCOUNT_KEY',
+  scopedKey: 'VAULT_CONFORMANCE_SCOPED_KEY',
+  adminToken: 'VAULT_ADMIN_TOKEN',
+};
+
+/**
+ * `${NAME}` in a config file's strings is the environment variable NAME, and `$${NAME}` the text
+ * `${NAME}` itself. An unset variable is a usage error; so is an empty one, which is how a CI
+ * system passes a secret that is missing.
+ */
+function expand(value: unknown, env: NodeJS.ProcessEnv, file: string, where: string): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, escaped: string, name: string) => {
+      if (escaped) return `\${${name}}`;
+      const found = env[name];
+      if (found === undefined || found === '') throw new UsageError(`the config file ${file} uses \${${name}} (in ${where}), which is not set in the environment`);
+      return found;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => expand(v, env, file, where));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, env, file, `${where}.${k}`)]));
+  return value;
+}
+
+function readConfigFile(file: string, env: NodeJS.ProcessEnv): Parsed {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -74,8 +108,7 @@ function readConfigFile(file: string): Parsed {
     if (!def || ['config', 'help', 'version', 'list'].includes(def.name)) {
       throw new UsageError(`the config file ${file} has an unknown option "${name}" (options are the long names in camelCase, such as baseUrl)`);
     }
-    const key = def.name === 'driver-option' ? 'driverOption' : def.name === 'limit' ? 'limit' : configName(def);
-    out[key] = coerce(def, value);
+    out[camel(def.name)] = coerce(def, expand(value, env, file, name));
   }
   return out;
 }
@@ -101,21 +134,23 @@ function generateSettings(o: Parsed): Settings['generate'] {
 
 /** Merges the config file under the command line, then fills the local sandbox's settings when no target is given. */
 export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv): Settings {
-  const fromFile = typeof cli.config === 'string' ? readConfigFile(resolve(cwd, cli.config)) : {};
+  const fromFile = typeof cli.config === 'string' ? readConfigFile(resolve(cwd, cli.config), env) : {};
   const o: Parsed = { ...fromFile, ...cli };
   const pairs = (k: string) => ({ ...((fromFile[k] as Record<string, string>) ?? {}), ...((cli[k] as Record<string, string>) ?? {}) });
   const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+  // The command line, then the config file, then the environment.
+  const secret = (k: string) => str(k) ?? (env[FROM_ENVIRONMENT[k]!] || undefined);
   const num = (k: string, d: number) => (typeof o[k] === 'number' ? (o[k] as number) : d);
 
   let baseUrl = str('baseUrl');
   let local = false;
   const keys: Partial<Record<KeyRole, string>> = {
-    key: str('key'),
-    signupKey: str('signupKey'),
-    otherAccountKey: str('otherAccountKey'),
-    scopedKey: str('scopedKey'),
+    key: secret('key'),
+    signupKey: secret('signupKey'),
+    otherAccountKey: secret('otherAccountKey'),
+    scopedKey: secret('scopedKey'),
   };
-  let adminToken = str('adminToken');
+  let adminToken = secret('adminToken');
   if (!baseUrl) {
     const found = readLocalFile(cwd, env);
     if (!found) {
@@ -157,11 +192,14 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
   const repeat = num('repeat', 1);
   if (repeat < 1) throw new UsageError('--repeat needs at least 1');
   if (o.maxFailures === 0) throw new UsageError('--max-failures needs at least 1');
+  const path = (k: string) => (str(k) ? resolve(cwd, str(k)!) : undefined);
 
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     proxyOrigin: str('proxyOrigin')?.replace(/\/+$/, ''),
     local,
+    connection: { headers: stagingHeaders(pairs('header')), caCert: path('caCert'), clientCert: path('clientCert'), clientKey: path('clientKey'), insecure: o.insecure === true, proxy: local ? {} : proxySettings(env) },
+    waitForReadyS: typeof o.waitForReady === 'number' && o.waitForReady > 0 ? o.waitForReady : undefined,
     judgement: judgement as Judgement,
     keys,
     driver: driverName ? { module: driverName === 'fixtures' ? 'fixtures' : resolve(cwd, driverName), options: driverOptions } : undefined,
@@ -191,4 +229,26 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     generate: generateSettings(o),
     extra: o,
   };
+}
+
+/** Headers the cases own (some leave them out on purpose) or that frame the connection: never sent on every request. */
+const NOT_STAGING: Record<string, string> = {
+  authorization: 'the cases set Authorization themselves, and leave it out on purpose; give the API keys with --key and the others (or VAULT_CONFORMANCE_KEY and the others)',
+  'content-type': 'the cases set Content-Type themselves, and leave it out on purpose',
+  host: 'the runner sends the host of --base-url',
+  expect: 'the cases set Expect themselves',
+  'accept-encoding': 'the runner accepts gzip, deflate and br, and decodes them',
+};
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te', 'trailer']);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function stagingHeaders(pairs: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(pairs)) {
+    if (!TOKEN.test(name)) throw new UsageError(`--header ${JSON.stringify(name)}: not a header name (give NAME=VALUE)`);
+    const lower = name.toLowerCase();
+    if (NOT_STAGING[lower]) throw new UsageError(`--header ${name}: ${NOT_STAGING[lower]}`);
+    if (FRAMING.has(lower)) throw new UsageError(`--header ${name}: it frames the message or the connection, which the runner does itself`);
+    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) throw new UsageError(`--header ${name}: its value holds a line break or another character a header cannot carry`);
+  }
+  return pairs;
 }

@@ -6,7 +6,7 @@ import { CaseFailure, RunnerError } from '../outcome.js';
 import { notRunReason } from '../run.js';
 import { hashString } from '../data.js';
 import { matchesAny } from '../catalogue.js';
-import { curlOf } from '../report/failure.js';
+import { replayOf } from '../report/replay.js';
 import { properties, type Generated, type Property } from './properties.js';
 import { sequenceProperty, type SequenceProperty } from './sequences.js';
 
@@ -196,7 +196,7 @@ export function generationReport(summary: GenerationSummary, seed: number, count
       `Expected  ${f.failure.expected}`,
       `Received  ${f.failure.received}`,
       `Written   ${[f.failure.where.pointer, f.failure.where.sections.map((s) => `§${s}`).join(', ')].filter(Boolean).join(' · ')}`,
-      ...(f.exchange ? [`Replay    ${curlOf(f.exchange)}`] : []),
+      ...(f.exchange ? [`Replay    ${replayOf(f.exchange)}`] : []),
       `Shrunk    ${f.shrinks} times; the same inputs again: --generate ${count} --seed ${seed} (fast-check seed ${f.seed}${f.path ? `, path ${f.path}` : ''})`,
     );
   }

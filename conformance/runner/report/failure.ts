@@ -3,6 +3,8 @@ import type { CaseResult } from '../outcome.js';
 import type { CaseDetail } from '../run.js';
 import type { Exchange } from '../exchange.js';
 import type { Secrets } from '../secrets.js';
+import { replayOf } from './replay.js';
+import { describeBasis } from '../basis.js';
 
 const BODY_LIMIT = 600;
 
@@ -32,35 +34,20 @@ function responseLines(ex: Exchange): string[] {
   return [`${response.status} ${response.statusText}`, ...headers, truncate(response.text || '(empty body)')];
 }
 
-function quote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A curl command that sends the same request again; masked secrets stay masked. */
-export function curlOf(ex: Exchange): string {
-  const { request } = ex;
-  const parts = ['curl -sS -i', `-X ${request.method}`, quote(request.url)];
-  for (const [name, value] of Object.entries(request.headers)) parts.push(`-H ${quote(`${name}: ${value}`)}`);
-  if (request.chunked) parts.push(`-H 'Transfer-Encoding: chunked'`);
-  if (request.body) {
-    const text = request.body.toString('utf8');
-    parts.push(text.length <= 500 ? `--data-binary ${quote(text)}` : `--data-binary @body (${request.body.length} bytes, as above)`);
-  }
-  return parts.join(' ');
-}
-
 /** One screen: the case, what was expected and where that is written, what was sent and what came back. */
 export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, secrets: Secrets): string {
   const lines: string[] = [];
   const state = result.state === 'failed' ? 'FAILED' : 'ERROR';
   lines.push(`${state} ${c.id}: ${c.title}`);
-  lines.push(`          proves section${c.sections.length > 1 ? 's' : ''} ${c.sections.join(', ')} (${c.level})${result.reason ? `; ${result.reason}` : ''}`);
+  const proves = c.basis && c.basis.kind !== 'spec' ? describeBasis(c.basis) : `section${c.sections.length > 1 ? 's' : ''} ${c.sections.join(', ')}`;
+  lines.push(`          proves ${proves} (${c.level})${result.reason ? `; ${result.reason}` : ''}`);
   const failure = result.failure;
   const ex = failure?.exchange ?? detail.lastExchange;
   if (failure) {
     lines.push(...indent([failure.expected], 'Expected'));
     lines.push(...indent([failure.received], 'Received'));
-    const where = [failure.where.pointer, failure.where.sections.length ? `specification ${failure.where.sections.map((s) => `§${s}`).join(', ')}` : '']
+    const basis = failure.where.basis && failure.where.basis.kind !== 'spec' ? describeBasis(failure.where.basis) : '';
+    const where = [failure.where.pointer, failure.where.sections.length ? `specification ${failure.where.sections.map((s) => `§${s}`).join(', ')}` : '', basis]
       .filter(Boolean)
       .join(' · ');
     lines.push(...indent([where], 'Written'));
@@ -73,6 +60,6 @@ export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, s
     lines.push(...indent(responseLines(ex), 'Response'));
   }
   if (detail.steps.length > 0) lines.push(...indent(detail.steps.slice(-5), 'Steps'));
-  if (ex) lines.push(...indent([curlOf(ex)], 'Replay'));
+  if (ex) lines.push(...indent([replayOf(ex)], 'Replay'));
   return secrets.mask(lines.join('\n'));
 }

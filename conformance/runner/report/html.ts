@@ -2,7 +2,7 @@ import type { Case } from '../case.js';
 import type { Exchange } from '../exchange.js';
 import { describeBasis, spec } from '../basis.js';
 import { SECTIONS, chapterOf } from '../sections.js';
-import { curlOf } from './failure.js';
+import { replayOf } from './replay.js';
 import { coverageTotals, type CoverageRow } from './coverage.js';
 import { viewDeviation } from './deviations.js';
 import { EXIT_MEANING, type ReportInput } from './input.js';
@@ -98,7 +98,7 @@ class Page {
 <h3><span class="tag ${verdict}">${VERDICT_LABEL[verdict]}</span> <code>${this.t(r.id)}</code> ${this.t(c.title)}</h3>
 <p class="proves">proves ${c.sections.map((s) => `§${this.t(s)}`).join(', ')} (${c.level})</p>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${this.t(v)}</dd>`).join('')}</dl>
-${ex ? `<div class="exchange"><div><h4>Request</h4><pre class="request">${this.t(this.request(ex))}</pre></div><div><h4>Response</h4><pre class="response">${this.t(this.response(ex))}</pre></div></div><h4>Replay</h4><pre class="replay">${this.t(curlOf(ex))}</pre>` : ''}
+${ex ? `<div class="exchange"><div><h4>Request</h4><pre class="request">${this.t(this.request(ex))}</pre></div><div><h4>Response</h4><pre class="response">${this.t(this.response(ex))}</pre></div></div><h4>Replay</h4><pre class="replay">${this.t(replayOf(ex))}</pre>` : ''}
 ${detail.steps.length ? `<h4>Steps</h4><ol class="steps">${detail.steps.map((s) => `<li>${this.t(s)}</li>`).join('')}</ol>` : ''}
 </article>`;
     });

@@ -1,4 +1,4 @@
-import { curlOf } from './failure.js';
+import { replayOf } from './replay.js';
 import { coverageTotals } from './coverage.js';
 import { verdictOf } from './tally.js';
 import { allDeviations } from './deviations.js';
@@ -64,7 +64,7 @@ export function jsonReport(input: ReportInput): string {
           ? {
               request: { method: ex.request.method, url: ex.request.url, headers: ex.request.headers, body: ex.request.body?.toString('utf8').slice(0, 4000) },
               response: { status: ex.response.status, headers: ex.response.headers, body: ex.response.text.slice(0, 4000) },
-              replay: curlOf(ex),
+              replay: replayOf(ex),
             }
           : {}),
         ...(detail && (r.state === 'failed' || r.state === 'error') ? { steps: detail.steps } : {}),
@@ -83,7 +83,7 @@ export function jsonReport(input: ReportInput): string {
               byRule: o.byRule,
               ...(o.reason ? { reason: o.reason } : {}),
               ...(o.failure
-                ? { failure: { rule: o.failure.rule, expected: o.failure.failure.expected, received: o.failure.failure.received, where: o.failure.failure.where, seed: o.failure.seed, path: o.failure.path, replay: o.failure.exchange ? curlOf(o.failure.exchange) : undefined } }
+                ? { failure: { rule: o.failure.rule, expected: o.failure.failure.expected, received: o.failure.failure.received, where: o.failure.failure.where, seed: o.failure.seed, path: o.failure.path, replay: o.failure.exchange ? replayOf(o.failure.exchange) : undefined } }
                 : {}),
             })),
           },
