@@ -56,8 +56,8 @@ export interface ProxyOptions {
 export interface TamperingProxy {
   base: string;
   fault: Fault;
-  /** Requests that reached the proxy: under the base path, elsewhere, and over TLS. */
-  counts: { requests: number; outside: number; encrypted: number };
+  /** Requests that reached the proxy, and those of them outside the base path. */
+  counts: { requests: number; outside: number };
   stop(): Promise<void>;
 }
 
@@ -86,12 +86,11 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
   // Free connections go before the deployment's keep-alive timeout closes them under a request.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   const state = { fault: {} as Fault };
-  const counts = { requests: 0, outside: 0, encrypted: 0 };
+  const counts = { requests: 0, outside: 0 };
   const prefix = options.basePath?.replace(/\/+$/, '') ?? '';
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     counts.requests += 1;
-    if ((req.socket as Socket & { encrypted?: boolean }).encrypted) counts.encrypted += 1;
     const raw = req.url ?? '/';
     if (prefix && raw !== prefix && !raw.startsWith(`${prefix}/`) && !raw.startsWith(`${prefix}?`)) {
       counts.outside += 1;

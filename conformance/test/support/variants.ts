@@ -122,9 +122,9 @@ export function cacheControl(): Variant {
     const value = p.headers['cache-control'];
     if (value === undefined) return p;
     const directives = value.split(',').map((d) => d.trim());
-    const changed = directives.includes('no-store') ? [...directives, 'private'] : [...directives].reverse();
-    count(counts, 'rewritten');
-    return { ...p, headers: { ...p.headers, 'cache-control': changed.join(', ') } };
+    const widened = directives.includes('no-store');
+    count(counts, widened ? 'widened' : 'reordered');
+    return { ...p, headers: { ...p.headers, 'cache-control': (widened ? [...directives, 'private'] : [...directives].reverse()).join(', ') } };
   });
 }
 
