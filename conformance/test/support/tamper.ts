@@ -144,8 +144,8 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
   const server = options.tls ? https.createServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(settings, handler);
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
-    const passing = state.fault.response?.(refusal(err.code)) ?? refusal(err.code);
-    socket.end(serialize(passing));
+    const refused = refusal(err.code);
+    socket.end(serialize(state.fault.response?.(refused) ?? refused));
     socket.destroySoon();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
