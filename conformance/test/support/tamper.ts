@@ -1,9 +1,15 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http, { STATUS_CODES } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { ROOT } from './processes.js';
 
 /** A response on its way back to the runner, which a fault may change. */
 export interface Passing {
   method: string;
+  /** The path as the deployment behind the proxy sees it (a base path removed). */
   path: string;
   query: URLSearchParams;
   status: number;
@@ -11,6 +17,10 @@ export interface Passing {
   body: Buffer;
   /** The request's body as it was sent (as far as it had arrived). */
   seen: string;
+  /** The request's headers as the runner sent them, names in lowercase. */
+  requestHeaders: Record<string, string>;
+  /** Send the body in several chunks (`Transfer-Encoding: chunked`, no `Content-Length`). */
+  chunked?: boolean;
 }
 
 /** What a fault sees of requests, to learn a stored secret from the account holder's side. */
@@ -20,28 +30,82 @@ export interface Seen {
   body: Buffer;
 }
 
+/** The head of a request on its way to the deployment. */
+export interface RequestHead {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
 export interface Fault {
-  /** Sees every request (the driver's included) before it is forwarded. */
+  /** Changes the headers of a request before it is forwarded (the driver's included). */
+  forward?(head: RequestHead): Record<string, string>;
+  /** Sees every request (the driver's included) once its body has arrived. */
   request?(seen: Seen): void;
   /** Changes a response; returns it (changed or not). */
   response?(passing: Passing): Passing;
 }
 
+export interface ProxyOptions {
+  /** Serve over TLS with this certificate and key (PEM). */
+  tls?: { cert: string; key: string };
+  /** Serve the deployment under this path (`/vault`); the proxy answers a request elsewhere with 404 itself. */
+  basePath?: string;
+}
+
+export interface TamperingProxy {
+  base: string;
+  fault: Fault;
+  /** Requests that reached the proxy, and those of them outside the base path. */
+  counts: { requests: number; outside: number };
+  stop(): Promise<void>;
+}
+
+const HOP_BY_HOP = ['content-length', 'transfer-encoding'];
+
+let limits: Record<string, { value: number }> | undefined;
+
+/** The deployment's own HTTP-layer bounds, from the document its answers are judged by. */
+function documentLimit(id: string): number {
+  limits ??= (JSON.parse(readFileSync(join(ROOT, 'dist', 'openapi.json'), 'utf8')) as { 'x-limits': Record<string, { value: number }> })['x-limits'];
+  return limits[id]!.value;
+}
+
 /**
  * A tampering HTTP proxy between the runner and a deployment, standing in for a deployment that
- * is wrong in one known way. Requests stream through unchanged (a chunked body stays chunked);
- * responses are read whole, passed through the current fault, and sent on. No fault lives in the
- * server itself.
+ * is wrong, or different, in one known way. Requests stream through unchanged (a chunked body
+ * stays chunked); responses are read whole, passed through the current fault, and sent on. No
+ * fault lives in the server itself.
+ *
+ * Its own request-head cap is above the deployment's, so an oversized head reaches the deployment
+ * and is answered there; a head that never ends cannot be forwarded, so the proxy answers it after
+ * the document's timeout, as the deployment would, and that answer passes through the fault too.
  */
-export async function startTamperingProxy(upstream: string): Promise<{ base: string; fault: Fault; stop(): Promise<void> }> {
+export async function startTamperingProxy(upstream: string, options: ProxyOptions = {}): Promise<TamperingProxy> {
   const target = new URL(upstream);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // Free connections go before the deployment's keep-alive timeout closes them under a request.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   const state = { fault: {} as Fault };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', upstream);
+  const counts = { requests: 0, outside: 0 };
+  const prefix = options.basePath?.replace(/\/+$/, '') ?? '';
+
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    counts.requests += 1;
+    const raw = req.url ?? '/';
+    if (prefix && raw !== prefix && !raw.startsWith(`${prefix}/`) && !raw.startsWith(`${prefix}?`)) {
+      counts.outside += 1;
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Not Found\n');
+      return;
+    }
+    const rest = raw.slice(prefix.length);
+    const forwardedPath = rest.startsWith('/') ? rest : `/${rest}`;
+    const url = new URL(forwardedPath, upstream);
     const chunks: Buffer[] = [];
-    const headers = { ...req.headers, host: target.host };
-    const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (up) => {
+    const requestHeaders = flatten(req.headers);
+    const head = { method: req.method ?? 'GET', path: url.pathname, headers: { ...requestHeaders, host: target.host } };
+    const headers = state.fault.forward?.(head) ?? head.headers;
+    const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: forwardedPath, headers, agent }, (up) => {
       const body: Buffer[] = [];
       up.on('data', (c: Buffer) => body.push(c));
       up.on('end', () => {
@@ -50,15 +114,13 @@ export async function startTamperingProxy(upstream: string): Promise<{ base: str
           path: url.pathname,
           query: url.searchParams,
           status: up.statusCode ?? 502,
-          headers: Object.fromEntries(Object.entries(up.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+          headers: flatten(up.headers),
           body: Buffer.concat(body),
           seen: Buffer.concat(chunks).toString('utf8'),
+          requestHeaders,
         };
         passing = state.fault.response?.(passing) ?? passing;
-        const sent: Record<string, string> = { ...passing.headers, 'content-length': String(passing.body.length) };
-        delete sent['transfer-encoding'];
-        res.writeHead(passing.status, sent);
-        res.end(passing.body);
+        answer(res, passing);
       });
     });
     out.on('error', () => res.destroy());
@@ -70,10 +132,27 @@ export async function startTamperingProxy(upstream: string): Promise<{ base: str
       state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: Buffer.concat(chunks) });
       out.end();
     });
+  };
+
+  const settings: http.ServerOptions = {
+    maxHeaderSize: 4 * documentLimit('request-header-size'),
+    headersTimeout: documentLimit('request-headers-timeout') * 1000,
+    // The deployment behind times the rest of the request out itself.
+    requestTimeout: 0,
+    connectionsCheckingInterval: 250,
+  };
+  const server = options.tls ? https.createServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(settings, handler);
+  server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
+    const refused = refusal(err.code);
+    socket.end(serialize(state.fault.response?.(refused) ?? refused));
+    socket.destroySoon();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const scheme = options.tls ? 'https' : 'http';
   return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    base: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`,
+    counts,
     get fault() {
       return state.fault;
     },
@@ -89,6 +168,68 @@ export async function startTamperingProxy(upstream: string): Promise<{ base: str
   };
 }
 
+function flatten(headers: http.IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+}
+
+/** The pieces of a body sent chunked: three, or one a byte when it is shorter. */
+function pieces(body: Buffer): Buffer[] {
+  const size = Math.max(1, Math.ceil(body.length / 3));
+  const out: Buffer[] = [];
+  for (let at = 0; at < body.length; at += size) out.push(body.subarray(at, at + size));
+  return out;
+}
+
+function outgoing(passing: Passing): Record<string, string> {
+  return Object.fromEntries(Object.entries(passing.headers).filter(([name]) => !HOP_BY_HOP.includes(name.toLowerCase())));
+}
+
+function answer(res: http.ServerResponse, passing: Passing): void {
+  const headers = outgoing(passing);
+  if (!passing.chunked) {
+    res.writeHead(passing.status, { ...headers, 'content-length': String(passing.body.length) });
+    res.end(passing.body);
+    return;
+  }
+  res.writeHead(passing.status, headers);
+  for (const piece of pieces(passing.body)) res.write(piece);
+  res.end();
+}
+
+/** What the deployment answers a request head it refuses before any operation (the document's `{code, error}`). */
+function refusal(code: string | undefined): Passing {
+  const [status, error] =
+    code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, `The request headers did not arrive within ${documentLimit('request-headers-timeout')} seconds.`]
+      : code === 'HPE_HEADER_OVERFLOW'
+        ? [431, `The request headers are larger than ${documentLimit('request-header-size')} bytes.`]
+        : [400, 'The request is not valid HTTP/1.1.'];
+  return {
+    method: '',
+    path: '',
+    query: new URLSearchParams(),
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    body: Buffer.from(JSON.stringify({ code: 'bad_request', error })),
+    seen: '',
+    requestHeaders: {},
+  };
+}
+
+/** A whole answer as bytes, for a connection that has no response object; the connection closes after it. */
+function serialize(passing: Passing): Buffer {
+  const lines = [`HTTP/1.1 ${passing.status} ${STATUS_CODES[passing.status] ?? ''}`];
+  for (const [name, value] of Object.entries(outgoing(passing))) if (name.toLowerCase() !== 'connection') lines.push(`${name}: ${value}`);
+  lines.push('Connection: close');
+  if (!passing.chunked) {
+    lines.push(`Content-Length: ${passing.body.length}`);
+    return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), passing.body]);
+  }
+  lines.push('Transfer-Encoding: chunked');
+  const framed = pieces(passing.body).flatMap((p) => [Buffer.from(`${p.length.toString(16)}\r\n`), p, Buffer.from('\r\n')]);
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), ...framed, Buffer.from('0\r\n\r\n')]);
+}
+
 /** A JSON body changed by `edit`; other bodies pass unchanged. */
 export function editJson(passing: Passing, edit: (body: Record<string, unknown>) => void): Passing {
   try {
@@ -98,4 +239,30 @@ export function editJson(passing: Passing, edit: (body: Record<string, unknown>)
   } catch {
     return passing;
   }
+}
+
+export type Coding = 'gzip' | 'br';
+
+/** Whether the request's `Accept-Encoding` allows `coding` (RFC 9110 §12.5.3): named, or `*`, with a weight above 0. */
+export function accepts(passing: Passing, coding: Coding): boolean {
+  const weights = new Map<string, number>();
+  for (const part of (passing.requestHeaders['accept-encoding'] ?? '').split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (name === '') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    weights.set(name, q ? Number(q.slice(2)) : 1);
+  }
+  const weight = weights.get(coding) ?? weights.get('*');
+  return weight !== undefined && weight > 0;
+}
+
+/**
+ * The body compressed with `coding` when the request allows it, with `Content-Encoding` and
+ * `Vary: Accept-Encoding` (on every answer: whether it is compressed depends on the request).
+ */
+export function compress(passing: Passing, coding: Coding): Passing {
+  const vary = passing.headers.vary ? `${passing.headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (!accepts(passing, coding) || passing.headers['content-encoding']) return { ...passing, headers: { ...passing.headers, vary } };
+  const body = coding === 'gzip' ? gzipSync(passing.body) : brotliCompressSync(passing.body);
+  return { ...passing, body, headers: { ...passing.headers, 'content-encoding': coding, vary } };
 }
