@@ -9,8 +9,8 @@ import { expectNoStore } from './headers.js';
  * the operation's own documented example with exactly one thing wrong: the credential.
  */
 
-/** Headers HTTP makes a property of one message, not of its meaning: the time it was sent, its framing (RFC 9110 §6.6.1, RFC 9112 §6-9). */
-const PER_MESSAGE = ['/date', '/age', '/connection', '/keep-alive', '/content-length', '/transfer-encoding'];
+/** Headers HTTP makes a property of one message, not of its meaning: the time it was sent, its framing and coding (RFC 9110 §6.6.1, §8.4; RFC 9112 §6-9). */
+const PER_MESSAGE = ['/date', '/age', '/connection', '/keep-alive', '/content-length', '/transfer-encoding', '/content-encoding'];
 
 const NOT_BEARER = ['Basic dXNlcjpwYXNzd29yZA==', 'Token vk_not_a_bearer_scheme', 'Bearer', 'vk_key_without_a_scheme'];
 

@@ -55,6 +55,9 @@ export function judgeResponse(judge: Judge, canaries: Canaries, ex: Exchange): V
   return { failure: binding[0], deviations };
 }
 
+/** RFC 9110 §15.5.1, §15.5.9, §15.5.14, §15.5.15 and RFC 6585 §5: a request refused before it is understood. */
+const HTTP_LAYER_REFUSALS = [400, 408, 413, 414, 431];
+
 const UNMARKED = "a constraint of the document that the specification's view leaves out";
 
 /** Every problem of a response against one view of the document, most basic first. */
@@ -64,8 +67,8 @@ function problemsOf(oracle: Oracle, ex: Exchange): CaseFailure[] {
   const op = doc.operation(ex.operationId!);
   const documented = doc.response(op.operationId, response.status);
   if (!documented) {
-    // The HTTP layer may refuse a request it cannot read with any 4xx (RFC 9110 §15.5); which one is the reference's choice.
-    if (oracle.view === 'spec' && ex.layer && response.status >= 400 && response.status < 500) return [];
+    // HTTP lets a server refuse a request it cannot read with any of these; which one is the reference's choice.
+    if (oracle.view === 'spec' && ex.layer && HTTP_LAYER_REFUSALS.includes(response.status)) return [];
     return [new CaseFailure(`a status the document gives ${op.operationId}: ${doc.statuses(op.operationId).join(', ')}`, `${response.status} ${response.statusText}`, { pointer: `${op.pointer}/responses`, sections: ['7.1'] }, ex)];
   }
   const problems: CaseFailure[] = [];
