@@ -54,6 +54,13 @@ function readmeExample(): string {
   return block[1]!;
 }
 
+/** The ```ts block of the package's own README (client/README.md), compiled but not run. */
+function packageReadmeExample(): string {
+  const block = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(CLIENT, 'README.md'), 'utf8'));
+  if (!block) throw new Error('client/README.md has no ```ts block');
+  return block[1]!;
+}
+
 const SMOKE = `import {
   CLIENT_ERROR_CODES,
   createVaultClient,
@@ -183,7 +190,7 @@ const TSCONFIG = {
     resolveJsonModule: true,
     skipLibCheck: false,
   },
-  files: ['example.mts', 'smoke.mts', 'wrong.mts'],
+  files: ['example.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts'],
 };
 
 describe('the packed client package', () => {
@@ -227,6 +234,7 @@ describe('the packed client package', () => {
     writeFileSync(join(folder, 'example.mts'), readmeExample());
     writeFileSync(join(folder, 'smoke.mts'), SMOKE);
     writeFileSync(join(folder, 'wrong.mts'), WRONG);
+    writeFileSync(join(folder, 'package-readme.mts'), packageReadmeExample());
     writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
     writeFileSync(join(cjsFolder, 'main.ts'), COMMONJS);
     writeFileSync(join(cjsFolder, 'tsconfig.json'), JSON.stringify(COMMONJS_TSCONFIG, null, 2));

@@ -1,9 +1,11 @@
 // Retries and deadlines: a read refused with rate_limited is tried again after Retry-After (or a
 // jittered backoff when the header was stripped), within bounded attempts and one deadline for the
 // whole call; writes and every other refusal are final; an AbortSignal cancels everything.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/domain/clock.js';
-import { DEFAULT_RETRY, VaultApiError, VaultTimeoutError, type RetryEvent } from '../index.js';
+import { DEFAULT_RETRY, SETTING_RULES, VaultApiError, VaultTimeoutError, type RetryEvent } from '../index.js';
 import { retryDelay, parseRetryAfter } from '../retry.js';
 import { apiError, approvedLogin, clientFor } from './support/clients.js';
 import { startSandbox, type Sandbox } from './support/sandbox.js';
@@ -317,5 +319,21 @@ describe('retryDelay and parseRetryAfter', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter('-1', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('the worst case the README states', () => {
+  it("when the README's figures are computed from the client's defaults, then they match", () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const { maxRetries, maxRetryAfterMs, retryAfterJitterMs, baseDelayMs, maxDelayMs } = DEFAULT_RETRY;
+    const s = (ms: number) => ms / 1000;
+    // The longest backoff sum: the ceiling of each retry's wait, doubling from baseDelayMs up to maxDelayMs.
+    const backoff = Array.from({ length: maxRetries }, (_, i) => Math.min(maxDelayMs, baseDelayMs * 2 ** i)).reduce((a, b) => a + b, 0);
+    const sentence =
+      `a call blocks at most ${s(SETTING_RULES.requestTimeoutMs.default)} s, the default \`VAULT_REQUEST_TIMEOUT_MS\`, whatever the server does, ` +
+      `and then throws \`VaultTimeoutError\`; of that, waiting to retry takes at most ${s(maxRetries * (maxRetryAfterMs + retryAfterJitterMs))} s ` +
+      `(${maxRetries} retries, each after a \`Retry-After\` of at most ${s(maxRetryAfterMs)} s plus up to ${s(retryAfterJitterMs)} s of jitter), ` +
+      `or at most ${s(backoff)} s of backoff when \`Retry-After\` was stripped.`;
+    expect(readme).toContain(sentence);
   });
 });
