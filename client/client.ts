@@ -5,7 +5,7 @@ import type { components } from './generated/schema.js';
 import type { CallOptions, OperationId, OperationMethod } from './operations.js';
 import { recipeLookupUrl } from './recipe-url.js';
 import { createTransport, type FetchFunction } from './request.js';
-import { retryPolicy, type RetryOptions } from './retry.js';
+import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
 import { processEnv, readVaultSettings, type Env, type VaultSettings } from './settings.js';
 import { waitForSignupRequest, type SignupOutcome, type WaitForSignupOptions } from './signup.js';
 
@@ -22,6 +22,8 @@ export interface VaultClientOptions {
   env?: Env;
   /** Retries of a read refused with `rate_limited`; `false` turns them off. */
   retry?: RetryOptions | false;
+  /** Told before each wait to retry (the operation, the attempt, the wait and the refusal); what it throws ends the call. */
+  onRetry?: (event: RetryEvent) => void;
   /** The fetch to send requests with; default the global one. */
   fetch?: FetchFunction;
   /** Receives each settings warning; default `process.emitWarning`, or `console.warn` without a process. */
@@ -39,6 +41,10 @@ export type VaultClient = { readonly [Op in OperationId]: OperationMethod<Op> } 
   lookupRecipes(pageUrl: string, options?: CallOptions): Promise<Schemas['RecipeLookup']>;
 };
 
+/**
+ * A client of the API. Every setting is checked here, before any call: an unusable one throws
+ * `VaultSettingsError` (see settings.ts); one section 8.9 says to ignore or bound is told to `onWarning`.
+ */
 export function createVaultClient(options: VaultClientOptions = {}): VaultClient {
   const { settings, warnings } = readVaultSettings(options.env ?? processEnv(), {
     apiKey: options.apiKey,
@@ -49,7 +55,7 @@ export function createVaultClient(options: VaultClientOptions = {}): VaultClient
   const warn = options.onWarning ?? defaultWarning;
   for (const message of warnings) warn(message);
 
-  const transport = createTransport(settings, retryPolicy(options.retry), options.fetch);
+  const transport = createTransport(settings, retryPolicy(options.retry), { fetch: options.fetch, onRetry: options.onRetry });
   const methods = Object.fromEntries(
     (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, (input?: never, callOptions?: CallOptions) => transport.call(id, input, callOptions)]),
   ) as unknown as { readonly [Op in OperationId]: OperationMethod<Op> };

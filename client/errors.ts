@@ -3,7 +3,7 @@
 // still one of these classes, never a bare parse failure.
 import type { components } from './generated/schema.js';
 import { CLIENT_ERROR_CODES, CLIENT_ERROR_MEANINGS } from './generated/document.js';
-import type { ErrorCode, OperationId } from './operations.js';
+import type { ErrorCode, ErrorStatus, OperationId } from './operations.js';
 
 type RecipeProblem = components['schemas']['RecipeProblem'];
 /** A code of specification section 7.2, raised by client libraries, the proxy and the dashboard. */
@@ -17,29 +17,43 @@ export function isClientErrorCode(value: unknown): value is ClientErrorCode {
   return (CLIENT_ERROR_CODES as readonly unknown[]).includes(value);
 }
 
-/** The base of everything a call throws, except the caller's own abort (its signal's reason). */
+/**
+ * The base of everything the client throws: what a call throws, except the caller's own abort (its
+ * signal's reason), and the settings problems `createVaultClient` finds before any call.
+ */
 export abstract class VaultError extends Error {
   abstract readonly code: string | null;
-  constructor(
-    /** The operation that failed: the document's operationId and the client's method name. */
-    readonly operationId: OperationId,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  /** The operation that failed: the document's operationId and the client's method name; undefined for a problem of the client's settings. */
+  readonly operationId: OperationId | undefined;
+  /**
+   * The id to quote to the service's support: the answer's `X-Request-Id`, or else the one the client
+   * sent with its last attempt (no answer, or an intermediary's). Undefined when nothing was sent.
+   */
+  readonly requestId: string | undefined;
+  constructor(operationId: OperationId | undefined, message: string, options?: { cause?: unknown; requestId?: string }) {
+    super(options?.requestId === undefined ? message : `${message} (request id ${options.requestId})`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.operationId = operationId;
+    this.requestId = options?.requestId;
   }
 }
 
+// Maps over every operationId rather than using `Op` itself, so that `any` (what `instanceof` gives a
+// generic class) reads as every operation, never as `any`.
+type Known<Op extends OperationId> = { [K in OperationId]: Op extends K ? K : never }[OperationId];
+type StatusOf<Status extends number> = number extends Status ? number : Status;
+
 /**
  * A non-2xx answer, or a 2xx whose body is not JSON. `code` is the answer's code when the document
- * gives it for this operation and status (so it is typed as that operation's codes), and null for an
- * answer the document does not describe, such as a proxy's HTML 502; `body` then holds the start of it.
+ * gives it for this operation and status, and null for an answer the document does not describe, such
+ * as a proxy's HTML 502; `body` then holds the start of it. Typed as every code the document gives any
+ * operation; `isVaultApiError(e, operationId)` narrows it to one operation's codes, and
+ * `isVaultApiError(e, operationId, status)` to the codes of one status.
  */
-export class VaultApiError<Op extends OperationId = OperationId> extends VaultError {
+export class VaultApiError<Op extends OperationId = OperationId, Status extends number = number> extends VaultError {
   override readonly name = 'VaultApiError';
-  declare readonly operationId: Op;
-  readonly status: number;
-  readonly code: ErrorCode<Op> | null;
+  declare readonly operationId: Known<Op>;
+  readonly status: StatusOf<Status>;
+  readonly code: ErrorCode<Op, Status> | null;
   /** The answer's `error`, for people (its wording may change), or a description of an undocumented answer. */
   readonly error: string;
   /** `Retry-After`, in seconds, when the answer carried it. */
@@ -51,15 +65,16 @@ export class VaultApiError<Op extends OperationId = OperationId> extends VaultEr
 
   constructor(init: {
     operationId: Op;
-    status: number;
-    code: ErrorCode<Op> | null;
+    status: Status;
+    code: ErrorCode<Op, Status> | null;
     error: string;
     retryAfter?: number;
     errors?: RecipeProblem[];
     body?: string;
+    requestId?: string;
   }) {
-    super(init.operationId, `${init.operationId}: ${init.status} ${init.code ?? '(undocumented answer)'}: ${init.error}`);
-    this.status = init.status;
+    super(init.operationId, `${init.operationId}: ${init.status} ${init.code ?? '(undocumented answer)'}: ${init.error}`, { requestId: init.requestId });
+    this.status = init.status as StatusOf<Status>;
     this.code = init.code;
     this.error = init.error;
     this.retryAfter = init.retryAfter;
@@ -75,49 +90,69 @@ export class VaultApiError<Op extends OperationId = OperationId> extends VaultEr
  */
 export class VaultConnectionError extends VaultError {
   override readonly name = 'VaultConnectionError';
+  declare readonly operationId: OperationId;
   readonly code = null;
   constructor(
     operationId: OperationId,
     readonly status: number | undefined,
     cause: unknown,
+    requestId?: string,
   ) {
-    super(operationId, `${operationId}: ${status === undefined ? 'no answer' : `the ${status} answer was cut off`}: ${describe(cause)}`, { cause });
+    super(operationId, `${operationId}: ${status === undefined ? 'no answer' : `the ${status} answer was cut off`}: ${describe(cause)}`, { cause, requestId });
   }
 }
 
 /**
- * The call's deadline (`VAULT_REQUEST_TIMEOUT_MS`, every attempt and every wait between them
- * included) passed: `request_timeout`, terminal. A write may or may not have been carried out.
+ * The call's deadline (`VAULT_REQUEST_TIMEOUT_MS`, or the call's `timeoutMs`; every attempt and every
+ * wait between them included) passed: `request_timeout`, terminal. A write may or may not have been
+ * carried out.
  */
 export class VaultTimeoutError extends VaultError {
   override readonly name = 'VaultTimeoutError';
+  declare readonly operationId: OperationId;
   readonly code = 'request_timeout' satisfies ClientErrorCode;
   constructor(
     operationId: OperationId,
     readonly timeoutMs: number,
     readonly attempts: number,
+    requestId?: string,
   ) {
-    super(operationId, `${operationId}: no answer within ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`);
-  }
-}
-
-/** A setting a call needs is missing or unusable (`VAULT_API_KEY` for an authenticated call). Thrown before any request. */
-export class VaultSettingsError extends Error {
-  override readonly name = 'VaultSettingsError';
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(message);
+    super(operationId, `${operationId}: no answer within ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`, { requestId });
   }
 }
 
 /**
- * True when `error` is a VaultApiError; with `operationId`, only one of that operation, whose
- * `code` is then typed as that operation's codes.
+ * A setting is unusable (an `VAULT_API_URL` that is not an http(s) base URL, a key with whitespace, a
+ * timeout that is not a whole number of milliseconds), or one a call needs is missing (`VAULT_API_KEY`
+ * for an authenticated call). Thrown by `createVaultClient` and `readVaultSettings`, or by a call
+ * before any request; `variable` names the setting. Never quotes a key.
  */
-export function isVaultApiError<Op extends OperationId = OperationId>(error: unknown, operationId?: Op): error is VaultApiError<Op> {
-  return error instanceof VaultApiError && (operationId === undefined || error.operationId === operationId);
+export class VaultSettingsError extends VaultError {
+  override readonly name = 'VaultSettingsError';
+  readonly code = null;
+  constructor(
+    readonly variable: string,
+    message: string,
+    operationId?: OperationId,
+  ) {
+    super(operationId, message);
+  }
+}
+
+/**
+ * True when `error` is a VaultApiError; with `operationId`, only one of that operation, whose `code`
+ * is then typed as that operation's codes; with `status` too, only one of that status, whose `code`
+ * is typed as the codes of that status (or null: an answer of that status the document does not describe).
+ */
+export function isVaultApiError(error: unknown): error is VaultApiError;
+export function isVaultApiError<Op extends OperationId>(error: unknown, operationId: Op): error is VaultApiError<Op>;
+export function isVaultApiError<Op extends OperationId, Status extends ErrorStatus<Op> & number>(
+  error: unknown,
+  operationId: Op,
+  status: Status,
+): error is VaultApiError<Op, Status>;
+export function isVaultApiError(error: unknown, operationId?: OperationId, status?: number): boolean {
+  return error instanceof VaultApiError && (operationId === undefined || error.operationId === operationId) && (status === undefined || error.status === status);
 }
 
 function describe(cause: unknown): string {

@@ -1,6 +1,6 @@
 // The package's public surface.
 export { createVaultClient, type VaultClient, type VaultClientOptions } from './client.js';
-export type { CallOptions, ErrorCode, OperationErrorBody, OperationId, OperationInput, OperationMethod, OperationResult } from './operations.js';
+export type { CallOptions, ErrorCode, ErrorStatus, OperationErrorBody, OperationId, OperationInput, OperationMethod, OperationResult } from './operations.js';
 export {
   CLIENT_ERROR_CODES,
   CLIENT_ERROR_MEANINGS,
@@ -15,7 +15,7 @@ export {
   type ClientErrorCode,
 } from './errors.js';
 export { readVaultSettings, SETTING_RULES, type Env, type ReadSettings, type SettingOverrides, type TunnelMode, type VaultSettings } from './settings.js';
-export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
+export { DEFAULT_RETRY, type RetryEvent, type RetryOptions } from './retry.js';
 export type { SignupOutcome, WaitForSignupOptions } from './signup.js';
 export { recipeLookupUrl, SESSION_PATH_CHECKOUT_HOSTS } from './recipe-url.js';
 export {
@@ -27,4 +27,5 @@ export {
   type WebhookVerification,
 } from './webhooks.js';
 export { DEFAULT_BASE_URL, OPERATIONS } from './generated/document.js';
+export { USER_AGENT } from './request.js';
 export type { components, operations, paths } from './generated/schema.js';

@@ -1,5 +1,6 @@
-// Types of each operation, by operationId, derived from the generated schema: what a call takes, what
-// it returns, and which error codes it can answer. Nothing here is written by hand about an operation.
+// Types of each operation, by operationId, derived from the generated schema and the generated
+// operation table: what a call takes, what it returns, and which error codes it can answer, by status.
+// Nothing here is written by hand about an operation.
 import type { operations } from './generated/schema.js';
 import type { OPERATIONS, StrictBodyMembers } from './generated/document.js';
 
@@ -20,8 +21,20 @@ export type OperationErrorBody<Op extends OperationId> = {
   [S in keyof Responses<Op>]: IsSuccess<S> extends true ? never : JsonOf<Responses<Op>[S]>;
 }[keyof Responses<Op>];
 
-/** The `code`s the document gives for the operation: what a caller branches on. */
-export type ErrorCode<Op extends OperationId> = OperationErrorBody<Op> extends infer Body ? (Body extends { code: infer Code } ? Code : never) : never;
+type ErrorTable<Op extends OperationId> = (typeof OPERATIONS)[Op]['errors'];
+
+/** The error statuses the document gives for the operation (every operation's, for a union of them). */
+export type ErrorStatus<Op extends OperationId = OperationId> = { [K in OperationId]: Op extends K ? keyof ErrorTable<K> : never }[OperationId];
+
+/**
+ * The `code`s the document gives for the operation, of every error status or of `Status`'s only:
+ * what a caller branches on. Without `Op`, every code the document gives any operation. The map
+ * over every operationId (rather than an index by `Op`) keeps this a union of codes when `Op` is
+ * `any`, as `instanceof` makes it, so that a misspelt code never compiles.
+ */
+export type ErrorCode<Op extends OperationId = OperationId, Status extends number = number> = {
+  [K in OperationId]: Op extends K ? { [S in keyof ErrorTable<K>]: S extends Status ? ErrorTable<K>[S][number & keyof ErrorTable<K>[S]] : never }[keyof ErrorTable<K>] : never;
+}[OperationId];
 
 type Present<T> = [T] extends [never] ? {} : [T] extends [undefined] ? {} : T;
 type ParametersIn<Op extends OperationId, Where extends 'path' | 'query'> = Present<NonNullable<operations[Op]['parameters'][Where]>>;
@@ -46,6 +59,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The API key of this call, over the client's (`VAULT_API_KEY`, section 8.9: per-call options override it). */
   apiKey?: string;
+  /** The deadline of this call, in whole milliseconds, over the client's (`VAULT_REQUEST_TIMEOUT_MS`): every attempt and wait included. */
+  timeoutMs?: number;
 }
 
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];

@@ -1,14 +1,15 @@
 // One call of one operation, end to end: input split into parameters and body, the API key, the
-// deadline over every attempt, the retry of a refused read, and every answer turned into either the
-// documented result or one of the errors of errors.ts.
+// deadline over every attempt, the retry of a refused read (told to onRetry), the request id of each
+// attempt, and every answer turned into either the documented result or one of the errors of errors.ts.
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/schema.js';
 import { OPERATIONS } from './generated/document.js';
 import { Deadline } from './deadline.js';
 import { VaultApiError, VaultConnectionError, VaultSettingsError, VaultTimeoutError } from './errors.js';
 import type { CallOptions, ErrorCode, OperationId, OperationInput, OperationResult } from './operations.js';
-import { parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
-import type { VaultSettings } from './settings.js';
+import { CLIENT_PACKAGE } from './generated/package.js';
+import { parseRetryAfter, retryDelay, type RetryEvent, type RetryPolicy } from './retry.js';
+import { checkApiKey, wholeMilliseconds, type VaultSettings } from './settings.js';
 
 export type FetchFunction = (request: Request) => Promise<Response>;
 
@@ -17,6 +18,8 @@ export interface Transport {
 }
 
 const BODY_EXCERPT = 2_000;
+/** `User-Agent` of every request: the package and its version, so a deployment's logs can tell clients apart. */
+export const USER_AGENT = `credential-vault-client/${CLIENT_PACKAGE.version}`;
 
 type Operation = (typeof OPERATIONS)[OperationId];
 // openapi-fetch types each call by its literal path; the operation table picks the path at run time,
@@ -35,35 +38,37 @@ type UntypedRequest = (
   },
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-export function createTransport(settings: Readonly<VaultSettings>, policy: RetryPolicy, fetchImpl: FetchFunction | undefined): Transport {
+export interface TransportOptions {
+  fetch?: FetchFunction;
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export function createTransport(settings: Readonly<VaultSettings>, policy: RetryPolicy, options: TransportOptions = {}): Transport {
   const api = createClient<paths>();
   const request = api.request as unknown as UntypedRequest;
-  const baseFetch: FetchFunction = fetchImpl ?? ((req) => globalThis.fetch(req));
+  const baseFetch: FetchFunction = options.fetch ?? ((req) => globalThis.fetch(req));
 
-  async function call<Op extends OperationId>(operationId: Op, input: OperationInput<Op> | undefined, options: CallOptions = {}) {
+  async function call<Op extends OperationId>(operationId: Op, input: OperationInput<Op> | undefined, callOptions: CallOptions = {}) {
     const operation: Operation = OPERATIONS[operationId];
-    const apiKey = options.apiKey ?? settings.apiKey;
-    // Before any request: a call that cannot be authenticated is a settings problem, not an answer.
-    if (operation.apiKey && !apiKey) {
-      throw new VaultSettingsError(
-        'VAULT_API_KEY',
-        `${operationId} needs an API key: set VAULT_API_KEY, or pass apiKey to createVaultClient or to the call`,
-      );
-    }
+    const { apiKey, timeoutMs } = callSettings(operationId, operation, settings, callOptions);
     const baseUrl = operation.origin === 'proxy' ? proxyOrigin(settings.proxyUrl) : settings.apiUrl;
     const { path, query, body } = splitInput(operation, (input ?? {}) as Record<string, unknown>);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (operation.apiKey) headers.authorization = `Bearer ${apiKey}`;
 
-    const deadline = new Deadline(settings.requestTimeoutMs, options.signal);
+    const deadline = new Deadline(timeoutMs, callOptions.signal);
     let attempts = 0;
+    let requestId: string | undefined;
     try {
       for (;;) {
         attempts++;
+        // A new id per attempt: each attempt is a request of its own in the server's log.
+        requestId = newRequestId();
+        const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT, 'x-request-id': requestId };
+        if (operation.apiKey) headers.authorization = `Bearer ${apiKey}`;
         let status: number | undefined;
         const observe: FetchFunction = async (req) => {
           const response = await baseFetch(req);
           status = response.status;
+          requestId = response.headers.get('x-request-id') ?? requestId;
           return response;
         };
         let answer: Awaited<ReturnType<UntypedRequest>>;
@@ -79,17 +84,18 @@ export function createTransport(settings: Readonly<VaultSettings>, policy: Retry
           });
         } catch (cause) {
           if (deadline.signal.aborted) throw cause;
-          throw new VaultConnectionError(operationId, status, cause);
+          throw new VaultConnectionError(operationId, status, cause, requestId);
         }
-        const outcome = readAnswer(operationId, answer.response, answer.response.ok ? answer.data : answer.error);
+        const outcome = readAnswer(operationId, answer.response, answer.response.ok ? answer.data : answer.error, requestId);
         if (outcome.ok) return outcome.data as OperationResult<Op>;
         const wait = retryDelay({ method: operation.method, ...outcome.refusal }, attempts, policy);
         // A wait that would outlast the deadline is not started: the refusal is the better answer.
         if (wait === undefined || wait >= deadline.remaining()) throw outcome.error;
+        options.onRetry?.({ operationId, attempt: attempts, waitMs: wait, reason: outcome.error });
         await deadline.sleep(wait);
       }
     } catch (error) {
-      if (deadline.timedOut) throw new VaultTimeoutError(operationId, settings.requestTimeoutMs, attempts);
+      if (deadline.timedOut) throw new VaultTimeoutError(operationId, timeoutMs, attempts, requestId);
       if (deadline.callerAborted) throw deadline.signal.reason;
       throw error;
     } finally {
@@ -100,11 +106,37 @@ export function createTransport(settings: Readonly<VaultSettings>, policy: Retry
   return { call };
 }
 
+/** A call's own key and deadline over the client's, checked by the settings' rules before any request. */
+function callSettings(operationId: OperationId, operation: Operation, settings: Readonly<VaultSettings>, options: CallOptions) {
+  const apiKey = options.apiKey !== undefined ? checkApiKey(options.apiKey, { variable: 'VAULT_API_KEY', option: 'apiKey', operationId }) : settings.apiKey;
+  // Before any request: a call that cannot be authenticated is a settings problem, not an answer.
+  if (operation.apiKey && !apiKey) {
+    throw new VaultSettingsError(
+      'VAULT_API_KEY',
+      `${operationId} needs an API key: set VAULT_API_KEY, or pass apiKey to createVaultClient or to the call`,
+      operationId,
+    );
+  }
+  let timeoutMs = settings.requestTimeoutMs;
+  if (options.timeoutMs !== undefined) {
+    timeoutMs = wholeMilliseconds(options.timeoutMs, { variable: 'VAULT_REQUEST_TIMEOUT_MS', option: 'timeoutMs', operationId });
+    if (timeoutMs <= 0) throw new VaultSettingsError('VAULT_REQUEST_TIMEOUT_MS', `timeoutMs ${timeoutMs} is not positive`, operationId);
+  }
+  return { apiKey, timeoutMs };
+}
+
+/** A random id for one attempt (a UUID where the runtime makes them: Node, and browsers on https). */
+function newRequestId(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 type Outcome =
   | { ok: true; data: unknown }
   | { ok: false; error: VaultApiError; refusal: { status: number; code: unknown; retryAfter: number | undefined } };
 
-function readAnswer(operationId: OperationId, response: Response, raw: unknown): Outcome {
+function readAnswer(operationId: OperationId, response: Response, raw: unknown, requestId: string | undefined): Outcome {
   const text = typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw);
   let json: unknown;
   let parsed = false;
@@ -127,12 +159,13 @@ function readAnswer(operationId: OperationId, response: Response, raw: unknown):
       error: `a ${response.status} answer whose body is not JSON (${response.headers.get('content-type') ?? 'no content type'})`,
       retryAfter,
       body: text.slice(0, BODY_EXCERPT),
+      requestId,
     });
     return { ok: false, error, refusal: { status: response.status, code: undefined, retryAfter } };
   }
   const documented = documentedError(operationId, response.status, json);
   const error = documented
-    ? new VaultApiError({ operationId, status: response.status, code: documented.code, error: documented.error, retryAfter, errors: documented.errors })
+    ? new VaultApiError({ operationId, status: response.status, code: documented.code, error: documented.error, retryAfter, errors: documented.errors, requestId })
     : new VaultApiError({
         operationId,
         status: response.status,
@@ -140,6 +173,7 @@ function readAnswer(operationId: OperationId, response: Response, raw: unknown):
         error: `a ${response.status} answer the document does not describe for ${operationId} (${response.headers.get('content-type') ?? 'no content type'})`,
         retryAfter,
         body: text.slice(0, BODY_EXCERPT),
+        requestId,
       });
   const code = json && typeof json === 'object' ? (json as { code?: unknown }).code : undefined;
   return { ok: false, error, refusal: { status: response.status, code, retryAfter } };

@@ -1,6 +1,8 @@
 // When a call is tried again. Only a read refused with `rate_limited` is: after `Retry-After` when the
 // answer carries it, otherwise after a jittered, growing backoff (an intermediary may strip the header,
 // section 7.1). Writes, `too_many_pending`, `daily_limit` and every other answer are final.
+import type { VaultApiError } from './errors.js';
+import type { OperationId } from './operations.js';
 
 export interface RetryOptions {
   /** Further attempts after the first. Default 2. */
@@ -9,15 +11,39 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** The longest backoff when `Retry-After` is missing, in ms. Default 30000. */
   maxDelayMs?: number;
+  /**
+   * The longest `Retry-After` the client waits out, in ms. Default 30000. A refusal asking for longer
+   * is final at once (its `retryAfter` says how long): retrying sooner than asked would only be refused.
+   */
+  maxRetryAfterMs?: number;
+  /** At most this many ms added at random to a `Retry-After` wait, so that clients refused together do not return together. Default 1000. */
+  retryAfterJitterMs?: number;
 }
 
 export type RetryPolicy = Required<RetryOptions>;
 
-export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ maxRetries: 2, baseDelayMs: 1_000, maxDelayMs: 30_000 });
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({
+  maxRetries: 2,
+  baseDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 30_000,
+  retryAfterJitterMs: 1_000,
+});
 
 export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
   if (options === false) return { ...DEFAULT_RETRY, maxRetries: 0 };
   return { ...DEFAULT_RETRY, ...options };
+}
+
+/** What `onRetry` receives before each wait: a retry is never silent. */
+export interface RetryEvent {
+  operationId: OperationId;
+  /** The attempt that was refused, from 1; the next one is `attempt + 1`. */
+  attempt: number;
+  /** How long the client waits before the next attempt, in ms (jitter included). */
+  waitMs: number;
+  /** Why: the refusal being retried (429 `rate_limited`), with its `retryAfter` and `requestId`. */
+  reason: VaultApiError;
 }
 
 export interface Refusal {
@@ -34,7 +60,10 @@ export function retryDelay(refusal: Refusal, attempt: number, policy: RetryPolic
   if (refusal.method.toLowerCase() !== 'get') return undefined;
   if (refusal.status !== 429 || refusal.code !== 'rate_limited') return undefined;
   if (attempt > policy.maxRetries) return undefined;
-  if (refusal.retryAfter !== undefined) return refusal.retryAfter * 1000;
+  if (refusal.retryAfter !== undefined) {
+    const asked = refusal.retryAfter * 1000;
+    return asked > policy.maxRetryAfterMs ? undefined : asked + random() * policy.retryAfterJitterMs;
+  }
   // "Equal jitter": half the ceiling for sure, the other half at random, so that clients refused
   // together do not return together.
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));

@@ -33,14 +33,14 @@ type Poll = (input: { id: string }, options?: CallOptions) => Promise<SignupRequ
  * `status`. The waits grow from `intervalMs` to `maxIntervalMs`, jittered, and are cut short so that
  * the last poll is at `expiresAt`, never after it. An absent `passwordOwnerManaged` (an older
  * deployment, section 9) is false. `signal` cancels the wait and the poll in flight. Each poll is
- * one call, with its own deadline and retries.
+ * one call, with its own deadline (`timeoutMs`, or the client's) and retries.
  */
 export async function waitForSignupRequest(poll: Poll, id: string, options: WaitForSignupOptions = {}): Promise<SignupOutcome> {
-  const { signal, apiKey } = options;
+  const { signal, apiKey, timeoutMs } = options;
   const maxInterval = options.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
   let interval = Math.min(options.intervalMs ?? DEFAULT_INTERVAL_MS, maxInterval);
   for (;;) {
-    const answer = await poll({ id }, { signal, apiKey });
+    const answer = await poll({ id }, { signal, apiKey, timeoutMs });
     if (answer.status === 'approved') return { ...answer, passwordOwnerManaged: answer.passwordOwnerManaged ?? false };
     if (answer.status !== 'pending') return answer;
     const left = answer.expiresAt - Date.now();

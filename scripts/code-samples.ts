@@ -1,9 +1,10 @@
 // Code samples of every operation, in curl and in TypeScript with the project's client, made from
 // the bundled document at bundle time (scripts/bundle.ts) and stored in each operation's
 // `x-codeSamples`, which the rendered reference shows. Made from the document's own parameter and
-// request examples, they change when the document does and never drift from it. The tests run the
-// curl samples against the reference server and type-check the TypeScript ones against the client
-// (openapi/test/code-samples.test.ts).
+// request examples, base URL and error codes, they change when the document does and never drift
+// from it. The tests run the curl samples against the reference server and type-check the TypeScript
+// ones against the client (openapi/test/code-samples.test.ts).
+import { errorCodes } from '../client/scripts/document-module.js';
 
 type Node = Record<string, any>;
 
@@ -53,6 +54,10 @@ export interface SampleCall {
   ownServer: boolean;
   /** Whether a 2xx answer is documented (the retired createLogin has none). */
   succeeds: boolean;
+  /** The base URL the samples name: the document's default (the reference server serving the docs puts its own origin in its place). */
+  baseUrl: string;
+  /** The codes of the operation, with the statuses that answer each, in the document's order. */
+  codes: [code: string, statuses: string[]][];
 }
 
 export function sampleCall(doc: Node, path: string, method: string): SampleCall {
@@ -80,7 +85,31 @@ export function sampleCall(doc: Node, path: string, method: string): SampleCall 
     secured: security.length > 0 && !security.some((s) => Object.keys(s).length === 0),
     ownServer: (op.servers ?? item.servers) !== undefined,
     succeeds: Object.keys(op.responses ?? {}).some((s) => s.startsWith('2')),
+    baseUrl: defaultBaseUrl(doc),
+    codes: codesWithStatuses(errorCodes(doc, op)),
   };
+}
+
+/** The document's default base URL: its first server's, variables filled with their defaults. */
+export function defaultBaseUrl(doc: Node): string {
+  const server = doc.servers?.[0];
+  if (!server) throw new Error('the document names no server');
+  return expandServerUrl(server);
+}
+
+/** A server's URL with each `{variable}` replaced by its default. */
+export function expandServerUrl(server: Node): string {
+  return (server.url as string).replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = server.variables?.[name]?.default;
+    if (typeof value !== 'string') throw new Error(`server variable ${name} has no default`);
+    return value;
+  });
+}
+
+function codesWithStatuses(byStatus: [string, string[]][]): [string, string[]][] {
+  const out = new Map<string, string[]>();
+  for (const [status, codes] of byStatus) for (const code of codes) out.set(code, [...(out.get(code) ?? []), status]);
+  return [...out];
 }
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -92,6 +121,7 @@ function jsonText(value: unknown): string {
 
 export function curlSample(call: SampleCall): string {
   const base = call.ownServer ? `$${SAMPLE_ENV.proxyOrigin}` : `$${SAMPLE_ENV.apiUrl}`;
+  const setBase = call.ownServer ? '' : `export ${SAMPLE_ENV.apiUrl}=${call.baseUrl}\n`;
   const path = call.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(call.pathValues[name]!));
   const first = [`curl -sS`];
   if (call.query.length > 0) first.push('-G');
@@ -102,7 +132,7 @@ export function curlSample(call: SampleCall): string {
   if (call.secured) lines.push(`-H "Authorization: Bearer $${SAMPLE_ENV.apiKey}"`);
   if (call.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(jsonText(call.body))}`);
   const command = lines.join(' \\\n  ');
-  return call.ownServer ? `# ${SAMPLE_ENV.proxyOrigin}: the proxy's origin,\n# such as http://127.0.0.1:4000\n${command}` : command;
+  return call.ownServer ? `# ${SAMPLE_ENV.proxyOrigin}: the proxy's origin,\n# such as http://127.0.0.1:4000\n${command}` : `${setBase}${command}`;
 }
 
 /** A JSON value as a TypeScript literal in the project's style (single quotes, bare keys). */
@@ -129,35 +159,45 @@ function resultName(doc: Node, path: string, method: string): string {
   return typeof title === 'string' && IDENTIFIER.test(title) ? camel(title) : 'answer';
 }
 
+/**
+ * The call, and its failure handled the way that type-checks: `isVaultApiError(e, operationId)`
+ * narrows `code` to the operation's codes, and the switch names each of them (with the statuses that
+ * answer it) and `null`, an answer the document does not describe.
+ */
 export function typescriptSample(doc: Node, call: SampleCall): string {
   const input: Record<string, unknown> = { ...call.pathValues, ...Object.fromEntries(call.query) };
   if (call.body !== undefined && typeof call.body === 'object' && call.body !== null) {
     Object.assign(input, call.body);
   }
   const name = call.succeeds ? resultName(doc, call.path, call.method.toLowerCase()) : '';
-  const opening = call.succeeds ? `const ${name} = await vault.${call.operationId}(` : `  await vault.${call.operationId}(`;
-  const args = Object.keys(input).length > 0 ? tsLiteral(input, call.succeeds ? '' : '  ', LINE_WIDTH - opening.length - 2) : '';
+  const opening = call.succeeds ? `  const ${name} = await vault.${call.operationId}(` : `  await vault.${call.operationId}(`;
+  const args = Object.keys(input).length > 0 ? tsLiteral(input, '  ', LINE_WIDTH - opening.length - 2) : '';
   const reads = call.ownServer
-    ? 'Reads VAULT_PROXY_URL, the proxy.'
+    ? '// Reads VAULT_PROXY_URL, the proxy.'
     : call.secured
-      ? `Reads ${SAMPLE_ENV.apiUrl} and ${SAMPLE_ENV.apiKey}.`
-      : `Reads ${SAMPLE_ENV.apiUrl}; sends no key.`;
-  const header = `// ${reads}\nconst vault = createVaultClient();\n`;
-  if (!call.succeeds) {
-    return `import { createVaultClient, VaultApiError } from '@credential-vault/client';
+      ? `// Reads ${SAMPLE_ENV.apiUrl} (here ${call.baseUrl})\n// and ${SAMPLE_ENV.apiKey}.`
+      : `// Reads ${SAMPLE_ENV.apiUrl} (here ${call.baseUrl});\n// sends no key.`;
+  const label = ([code, statuses]: [string, string[]]) => `    case '${code}': // ${statuses.join(', ')}`;
+  const final = call.codes.filter(([code]) => code !== 'rate_limited');
+  const limited = call.codes.find(([code]) => code === 'rate_limited');
+  const cases = [...final.map(label), '      console.error(e.message);', '      break;'];
+  // Only rate_limited comes with Retry-After (section 7.1); the client has already retried a read.
+  if (limited) cases.push(label(limited), "      console.error(`again in ${e.retryAfter ?? '?'} s:`, e.message);", '      break;');
+  return `import { createVaultClient, isVaultApiError } from '@credential-vault/client';
 
-${header}try {
-  await vault.${call.operationId}(${args});
+${reads}
+const vault = createVaultClient();
+try {
+${opening}${args});${call.succeeds ? `\n  console.log(${name});` : ''}
 } catch (e) {
-  if (!(e instanceof VaultApiError)) throw e;
-  console.log(e.status, e.code, e.error);
-}
-`;
+  if (!isVaultApiError(e, '${call.operationId}')) throw e;
+  switch (e.code) {
+${cases.join('\n')}
+    case null: // an answer the document does not describe
+      console.error(e.status, e.body, e.requestId);
+      break;
   }
-  return `import { createVaultClient } from '@credential-vault/client';
-
-${header}${opening}${args});
-console.log(${name});
+}
 `;
 }
 

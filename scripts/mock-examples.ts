@@ -30,6 +30,16 @@ function deref(doc: Node, node: unknown): any {
 }
 
 const exampleNames = (doc: Node, response: unknown) => Object.keys(deref(doc, response)?.content?.['application/json']?.examples ?? {});
+/** The `code`s the response's examples carry, in order, once each. */
+const exampleCodes = (doc: Node, response: unknown) => [
+  ...new Set(Object.values<Node>(deref(doc, response)?.content?.['application/json']?.examples ?? {}).map((e) => deref(doc, e)?.value?.code).filter((c) => typeof c === 'string')),
+];
+/** An example name is what `Prefer` selects, not the answer's `code`: say both, so neither is mistaken for the other. */
+const describeLayer = (doc: Node, response: unknown) => {
+  const names = exampleNames(doc, response).map((n) => `\`${n}\``);
+  const codes = exampleCodes(doc, response).map((c) => `\`${c}\``);
+  return `example ${names.join(', ')}, code ${codes.join(', ')}`;
+};
 
 export function renderMockExamples(doc: Node): string {
   const rows: string[] = [];
@@ -42,7 +52,7 @@ export function renderMockExamples(doc: Node): string {
       if (!op) continue;
       const statuses = Object.keys(op.responses ?? {});
       const fromLayer = (status: string) => HTTP_LAYER.includes(op.responses[status]?.$ref);
-      for (const status of statuses.filter(fromLayer)) layer.set(status, exampleNames(doc, op.responses[status]).map((n) => `\`${n}\``).join(', '));
+      for (const status of statuses.filter(fromLayer)) layer.set(status, describeLayer(doc, op.responses[status]));
       const cells = statuses
         .filter((status) => !fromLayer(status))
         .map((status) => {

@@ -33,8 +33,9 @@ export interface Rendered {
   withoutMeaning: string[];
 }
 
-export function renderDocumentModule(doc: Json): Rendered {
-  const deref = (node: Json): Json => {
+/** Follows `$ref`s within the bundle; refuses an external or unresolved one. */
+function dereferencer(doc: Json): (node: Json) => Json {
+  return (node) => {
     let current = node;
     for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
       if (hops > 20) throw new Error(`$ref cycle at ${node.$ref}`);
@@ -48,6 +49,39 @@ export function renderDocumentModule(doc: Json): Rendered {
     }
     return current;
   };
+}
+
+/**
+ * The codes the document gives an operation, per error status, in the document's order. The codes an
+ * error schema allows are the narrowest enum or const on `code` through $ref and allOf (the shared
+ * Error schema allows every code; each operation narrows it). Also what the TypeScript code samples
+ * branch on (scripts/code-samples.ts), so the samples and the client's types list the same codes.
+ */
+export function errorCodes(doc: Json, op: Json, id: string = op.operationId): Array<[status: string, codes: string[]]> {
+  const deref = dereferencer(doc);
+  const codesOf = (schema: Json): string[] => {
+    const s = deref(schema);
+    const own = s.properties?.code ? deref(s.properties.code) : undefined;
+    let codes: string[] | undefined = own?.const !== undefined ? [own.const] : own?.enum;
+    for (const part of s.allOf ?? []) {
+      const narrowed = codesOf(part);
+      if (narrowed.length > 0) codes = codes ? codes.filter((c) => narrowed.includes(c)) : narrowed;
+    }
+    if (!codes && own?.anyOf) codes = own.anyOf.flatMap((branch: Json) => deref(branch).enum ?? []);
+    return [...new Set(codes ?? [])];
+  };
+  return Object.entries<Json>(op.responses ?? {})
+    .filter(([status]) => !status.startsWith('2'))
+    .map(([status, response]) => {
+      const schema = deref(response).content?.['application/json']?.schema;
+      const codes = schema ? codesOf(schema) : [];
+      if (codes.length === 0) throw new Error(`${id}: the ${status} answer gives no code`);
+      return [status, codes] as [string, string[]];
+    });
+}
+
+export function renderDocumentModule(doc: Json): Rendered {
+  const deref = dereferencer(doc);
 
   // Top-level members of an object schema, through $ref and allOf (anyOf/oneOf branches are not merged).
   const members = (schema: Json) => {
@@ -70,30 +104,6 @@ export function renderDocumentModule(doc: Json): Rendered {
     if (servers.length === 1 && servers[0]!.url === '{proxy_origin}') return 'proxy';
     throw new Error(`${path} names servers the client does not know (${JSON.stringify(servers.map((s) => s.url))})`);
   };
-
-  // The codes an error schema allows: the narrowest enum or const on `code` through $ref and allOf
-  // (the shared Error schema allows every code; each operation narrows it).
-  const codesOf = (schema: Json): string[] => {
-    const s = deref(schema);
-    const own = s.properties?.code ? deref(s.properties.code) : undefined;
-    let codes: string[] | undefined = own?.const !== undefined ? [own.const] : own?.enum;
-    for (const part of s.allOf ?? []) {
-      const narrowed = codesOf(part);
-      if (narrowed.length > 0) codes = codes ? codes.filter((c) => narrowed.includes(c)) : narrowed;
-    }
-    if (!codes && own?.anyOf) codes = own.anyOf.flatMap((branch: Json) => deref(branch).enum ?? []);
-    return [...new Set(codes ?? [])];
-  };
-
-  const errorsOf = (op: Json, id: string): Array<[string, string[]]> =>
-    Object.entries<Json>(op.responses ?? {})
-      .filter(([status]) => !status.startsWith('2'))
-      .map(([status, response]) => {
-        const schema = deref(response).content?.['application/json']?.schema;
-        const codes = schema ? codesOf(schema) : [];
-        if (codes.length === 0) throw new Error(`${id}: the ${status} answer gives no code`);
-        return [status, codes] as [string, string[]];
-      });
 
   const rootSecurity: Json[] = doc.security ?? [];
   const operations: Operation[] = [];
@@ -133,7 +143,7 @@ export function renderDocumentModule(doc: Json): Rendered {
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         body: body ? (body.required ? 'required' : 'optional') : 'none',
-        errors: errorsOf(op, id),
+        errors: errorCodes(doc, op, id),
         strict,
       });
     }

@@ -5,8 +5,12 @@ import {
   isVaultApiError,
   OPERATIONS,
   VaultApiError,
+  VaultError,
+  VaultSettingsError,
+  VaultTimeoutError,
   type components,
   type ErrorCode,
+  type ErrorStatus,
   type OperationInput,
   type operations,
   type paths,
@@ -73,9 +77,11 @@ export async function calls(vault: VaultClient): Promise<void> {
   // @ts-expect-error the link token is required
   await vault.decideSignupApproval({ decision: 'deny' });
 
-  // @ts-expect-error the second argument is the call's options, which have no timeout
+  // @ts-expect-error the call's deadline is timeoutMs, in milliseconds
   await vault.getRecipes(undefined, { timeout: 5 });
-  await vault.getRecipes({ full: '1' }, { signal: AbortSignal.timeout(1_000) });
+  // @ts-expect-error timeoutMs is a number
+  await vault.getRecipes(undefined, { timeoutMs: '5000' });
+  await vault.getRecipes({ full: '1' }, { signal: AbortSignal.timeout(1_000), timeoutMs: 5_000 });
 }
 
 // Error codes are the operation's, from the document.
@@ -98,6 +104,88 @@ export function branch(error: unknown): string {
   return 'other';
 }
 
+// Without an operation, `code` is every code the document gives any operation, or null: the common
+// patterns compile, and a misspelt code does not.
+assertType<Equal<VaultApiError['code'], ErrorCode | null>>();
+assertType<Equal<ErrorCode, Schemas['ApiErrorCode']>>();
+assertType<Equal<VaultApiError['status'], number>>();
+export function afterInstanceof(error: unknown): string {
+  if (!(error instanceof VaultApiError)) return 'not an answer';
+  assertType<Equal<typeof error.code, ErrorCode | null>>();
+  assertType<Equal<typeof error.operationId, keyof operations>>();
+  switch (error.code) {
+    case 'too_many_pending':
+      return 'wait for the account holder';
+    case 'rate_limited':
+      return `retry in ${error.retryAfter ?? '?'} s`;
+    case null:
+      return `an undocumented ${error.status}`;
+    // @ts-expect-error no operation answers too_many_pendng
+    case 'too_many_pendng':
+      return 'never';
+    default:
+      return error.code;
+  }
+}
+export function withoutOperation(error: unknown): boolean {
+  if (!isVaultApiError(error)) return false;
+  // @ts-expect-error no operation answers rate_limitd
+  if (error.code === 'rate_limitd') return false;
+  return error.code === 'rate_limited' || error.code === 'daily_limit';
+}
+
+// One operation and one status: the codes of that status, or null for an undocumented answer of it.
+assertType<Equal<ErrorCode<'fileSignupRequest', 429>, 'rate_limited' | 'too_many_pending'>>();
+assertType<Equal<ErrorStatus<'getTokenCatalog'>, 401 | 408 | 429 | 431>>();
+export function byStatus(error: unknown): string {
+  if (isVaultApiError(error, 'fileSignupRequest', 429)) {
+    assertType<Equal<typeof error.code, 'rate_limited' | 'too_many_pending' | null>>();
+    assertType<Equal<typeof error.status, 429>>();
+    // @ts-expect-error login_limit is a 403 of fileSignupRequest, never its 429
+    if (error.code === 'login_limit') return 'never';
+    return error.code ?? 'undocumented';
+  }
+  // @ts-expect-error getTokenCatalog documents no 409
+  if (isVaultApiError(error, 'getTokenCatalog', 409)) return 'never';
+  return 'other';
+}
+
+// An operation's codes, handled one by one: a switch that misses one does not reach `never`.
+export function everyCode(error: unknown): string {
+  if (!isVaultApiError(error, 'getTokenCatalog')) throw error;
+  switch (error.code) {
+    case 'unauthorized':
+    case 'invalid_api_key':
+      return 'fix the key';
+    case 'rate_limited':
+      return 'later';
+    case 'bad_request':
+      return 'the HTTP layer refused the request';
+    case null:
+      return 'undocumented';
+    default:
+      return error.code satisfies never;
+  }
+}
+export function missedCode(error: VaultApiError<'getTokenCatalog'>): string {
+  switch (error.code) {
+    case 'unauthorized':
+    case 'invalid_api_key':
+    case 'bad_request':
+    case null:
+      return 'handled';
+    default:
+      // @ts-expect-error rate_limited is not handled above
+      return error.code satisfies never;
+  }
+}
+
+// Everything the client throws is a VaultError, a settings problem included.
+export const settingsProblem: VaultError = new VaultSettingsError('VAULT_API_URL', 'VAULT_API_URL=x is not a URL');
+assertType<Equal<VaultSettingsError['code'], null>>();
+assertType<Equal<VaultTimeoutError['code'], 'request_timeout'>>();
+assertType<Equal<VaultError['requestId'], string | undefined>>();
+
 // The poller's outcome is a union on status; passwordOwnerManaged is always a boolean there.
 export function outcome(result: SignupOutcome): string {
   if (result.status === 'approved') {
@@ -110,5 +198,14 @@ export function outcome(result: SignupOutcome): string {
 
 // Options are typed; the environment is injectable.
 createVaultClient({ apiKey: 'vk_1', apiUrl: 'http://127.0.0.1:8080', requestTimeoutMs: 180_000, env: {}, retry: false });
+createVaultClient({
+  retry: { maxRetryAfterMs: 10_000, retryAfterJitterMs: 500 },
+  onRetry: ({ operationId, attempt, waitMs, reason }) => {
+    assertType<Equal<typeof operationId, keyof operations>>();
+    console.log(operationId, attempt, waitMs, reason.status, reason.code, reason.requestId);
+  },
+});
+// @ts-expect-error onRetry receives one event object
+createVaultClient({ onRetry: (operationId: string, attempt: number) => console.log(operationId, attempt) });
 // @ts-expect-error requestTimeoutMs is a number of milliseconds
 createVaultClient({ requestTimeoutMs: '180000' });

@@ -1,7 +1,8 @@
-// The package as its users get it: `npm pack` in client/, the tarball installed into an empty folder
-// outside the repository (so nothing resolves from its node_modules), programs type-checked by that
-// folder's own tsc and run with node against the reference server, started as `npm start` starts it.
-// The README's integrator example is one of those programs, taken from README.md as written.
+// The package as its users get it: `npm pack` in client/, the tarball installed into empty folders
+// outside the repository (so nothing resolves from its node_modules), programs type-checked there and
+// run with node against the reference server, started as `npm start` starts it: an ES module project
+// with its own tsc, and a CommonJS one (`module: node16`) compiled with the repository's tsc. The
+// README's integrator example is one of those programs, taken from README.md as written.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,12 +54,22 @@ function readmeExample(): string {
   return block[1]!;
 }
 
+/** The ```ts block of the package's own README (client/README.md), compiled but not run. */
+function packageReadmeExample(): string {
+  const block = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(CLIENT, 'README.md'), 'utf8'));
+  if (!block) throw new Error('client/README.md has no ```ts block');
+  return block[1]!;
+}
+
 const SMOKE = `import {
   CLIENT_ERROR_CODES,
   createVaultClient,
   isVaultApiError,
   readVaultSettings,
   recipeLookupUrl,
+  USER_AGENT,
+  VaultError,
+  VaultSettingsError,
   verifyWebhookSignature,
   type components,
 } from '@credential-vault/client';
@@ -69,10 +80,17 @@ const catalog: components['schemas']['TokenCatalog'] = await vault.getTokenCatal
 const lookup = await vault.lookupRecipes('https://www.acme.com/checkout?coupon=1');
 const health = await vault.getProxyHealth();
 let code: string | null = 'none';
+let requestId: string | undefined;
 try {
   await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com', minLength: 16 });
 } catch (e) {
-  if (isVaultApiError(e, 'fileSignupRequest')) code = e.code;
+  if (isVaultApiError(e, 'fileSignupRequest', 403)) ({ code, requestId } = e);
+}
+let settings = 'accepted';
+try {
+  createVaultClient({ apiUrl: \`\${readVaultSettings().settings.apiUrl}/v1\` });
+} catch (e) {
+  if (e instanceof VaultSettingsError && e instanceof VaultError) settings = \`\${e.variable}: \${e.message}\`;
 }
 const webhook = await verifyWebhookSignature({ rawBody: '{}', secret: 's', timestamp: '1', signature: '00', now: 1000 });
 console.log(JSON.stringify({
@@ -80,6 +98,9 @@ console.log(JSON.stringify({
   merchant: lookup.merchant?.id,
   health,
   code,
+  requestId,
+  settings,
+  userAgent: USER_AGENT,
   clientCodes: CLIENT_ERROR_CODES.length,
   requestTimeoutMs: readVaultSettings().settings.requestTimeoutMs,
   lookupUrl: recipeLookupUrl('https://checkout.payco.com/s/sess_1'),
@@ -88,7 +109,7 @@ console.log(JSON.stringify({
 `;
 
 // Compiles only if each of these is an error: the installed declarations carry the document's types.
-const WRONG = `import { createVaultClient, type ErrorCode } from '@credential-vault/client';
+const WRONG = `import { createVaultClient, isVaultApiError, VaultApiError, type ErrorCode } from '@credential-vault/client';
 
 const vault = createVaultClient();
 // @ts-expect-error minLength is a number
@@ -99,7 +120,63 @@ await vault.getTokens();
 await vault.getSignupRequest({});
 // @ts-expect-error daily_limit is not a code of getTokenCatalog
 export const code: ErrorCode<'getTokenCatalog'> = 'daily_limit';
+export function branch(e: unknown): string {
+  if (e instanceof VaultApiError) {
+    switch (e.code) {
+      case 'too_many_pending':
+        return 'wait';
+      // @ts-expect-error no operation answers too_many_pendng
+      case 'too_many_pendng':
+        return 'never';
+    }
+  }
+  // @ts-expect-error getTokenCatalog never answers too_many_pending
+  if (isVaultApiError(e, 'getTokenCatalog') && e.code === 'too_many_pending') return 'never';
+  // @ts-expect-error a 429 of fileSignupRequest is never login_limit
+  if (isVaultApiError(e, 'fileSignupRequest', 429) && e.code === 'login_limit') return 'never';
+  return 'other';
+}
 `;
+
+// A CommonJS TypeScript project, as many Node services still are: compiled by \`module: node16\`,
+// where an ES-module-only package is TS1479, and run with require().
+const COMMONJS = `import { createVaultClient, isVaultApiError, VaultError, VaultSettingsError, USER_AGENT } from '@credential-vault/client';
+
+async function main(): Promise<void> {
+  const vault = createVaultClient();
+  const catalog = await vault.getTokenCatalog({ url: 'https://www.acme.com/checkout' });
+  let code: string | null = 'none';
+  try {
+    await vault.setLoginUsername({ label: 'acme', username: 'shopper.jane' });
+  } catch (e) {
+    if (!isVaultApiError(e, 'setLoginUsername')) throw e;
+    switch (e.code) {
+      case 'signup_not_enabled':
+      case 'not_found':
+        code = e.code;
+        break;
+      default:
+        code = \`other: \${e.code}\`;
+    }
+  }
+  let refused = '';
+  try {
+    createVaultClient({ apiKey: 'vk with space' });
+  } catch (e) {
+    if (e instanceof VaultSettingsError && e instanceof VaultError) refused = e.variable;
+  }
+  console.log(JSON.stringify({ logins: catalog.logins.map((login) => login.label), code, refused, userAgent: USER_AGENT }));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  throw e;
+});
+`;
+const COMMONJS_TSCONFIG = {
+  compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false },
+  files: ['main.ts'],
+};
 
 const TSCONFIG = {
   compilerOptions: {
@@ -113,11 +190,13 @@ const TSCONFIG = {
     resolveJsonModule: true,
     skipLibCheck: false,
   },
-  files: ['example.mts', 'smoke.mts', 'wrong.mts'],
+  files: ['example.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts'],
 };
 
 describe('the packed client package', () => {
   let folder: string;
+  let cjsFolder: string;
+  let cjsCompiled: Run;
   let packed: { filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
   let installMs: number;
   let compiled: Run;
@@ -130,10 +209,18 @@ describe('the packed client package', () => {
     if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
     [packed] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')));
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
+    // The CommonJS project: no "type", so its .ts files compile to CommonJS under node16.
+    cjsFolder = mkdtempSync(join(tmpdir(), 'vault-client-cjs-'));
+    writeFileSync(join(cjsFolder, 'package.json'), JSON.stringify({ name: 'integrator-cjs', private: true }));
     const started = Date.now();
-    const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(folder, packed.filename), `typescript@${TYPESCRIPT}`], folder);
+    const tarball = join(folder, packed.filename);
+    const [install, cjsInstall] = await Promise.all([
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`], folder),
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], cjsFolder),
+    ]);
     installMs = Date.now() - started;
     if (install.code !== 0) throw new Error(`npm install failed: ${install.stderr}`);
+    if (cjsInstall.code !== 0) throw new Error(`npm install (CommonJS project) failed: ${cjsInstall.stderr}`);
     console.log(
       `client package: ${packed.filename} ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.files.length} files; installed with typescript in ${installMs} ms`,
     );
@@ -147,24 +234,40 @@ describe('the packed client package', () => {
     writeFileSync(join(folder, 'example.mts'), readmeExample());
     writeFileSync(join(folder, 'smoke.mts'), SMOKE);
     writeFileSync(join(folder, 'wrong.mts'), WRONG);
+    writeFileSync(join(folder, 'package-readme.mts'), packageReadmeExample());
     writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-    compiled = await run(process.execPath, [join(folder, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], folder);
-  }, 180_000);
+    writeFileSync(join(cjsFolder, 'main.ts'), COMMONJS);
+    writeFileSync(join(cjsFolder, 'tsconfig.json'), JSON.stringify(COMMONJS_TSCONFIG, null, 2));
+    [compiled, cjsCompiled] = await Promise.all([
+      run(process.execPath, [join(folder, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], folder),
+      // The repository's own tsc: the CommonJS project has no compiler of its own.
+      run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', cjsFolder], cjsFolder),
+    ]);
+  }, 240_000);
 
   afterAll(async () => {
     await server?.stop();
-    if (folder) rmSync(folder, { recursive: true, force: true });
+    for (const dir of [folder, cjsFolder]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('when packed, then the tarball holds the built ESM, its declarations and the schema types, and depends on openapi-fetch alone', () => {
+  it('when packed, then the tarball holds the built ESM and CommonJS, each with its declarations and the schema types, and depends on openapi-fetch alone', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/schema.d.ts', 'dist/generated/document.js']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/schema.d.ts', 'dist/generated/document.js']),
+    );
+    expect(paths).toEqual(
+      expect.arrayContaining(['dist/cjs/package.json', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/generated/schema.d.ts', 'dist/cjs/generated/document.js']),
+    );
     expect(paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md')).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(folder, 'node_modules', '@credential-vault', 'client', 'package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual({ 'openapi-fetch': '0.17.0' });
-    expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
+    expect(manifest.exports['.']).toEqual({
+      import: { types: './dist/index.d.ts', default: './dist/index.js' },
+      require: { types: './dist/cjs/index.d.ts', default: './dist/cjs/index.js' },
+    });
     expect(manifest.type).toBe('module');
+    expect(JSON.parse(readFileSync(join(folder, 'node_modules', '@credential-vault', 'client', 'dist', 'cjs', 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
   });
 
   it('when programs are type-checked with the clean folder tsc, then correct ones compile and wrong calls are refused', () => {
@@ -181,16 +284,37 @@ describe('the packed client package', () => {
     });
     expect(smoke.stderr).toBe('');
     const document = JSON.parse(readFileSync(join(ROOT, 'dist', 'openapi.json'), 'utf8'));
-    expect(JSON.parse(smoke.stdout)).toEqual({
+    const { version } = JSON.parse(readFileSync(join(CLIENT, 'package.json'), 'utf8')) as { version: string };
+    const result = JSON.parse(smoke.stdout);
+    expect(result).toEqual({
       logins: ['acme'],
       merchant: 'acme.com',
       health: { ok: true },
       code: 'signup_not_enabled',
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      settings: `VAULT_API_URL: apiUrl "${local.baseUrl}/v1" ends in the version segment /v1; give the base URL without it (${local.baseUrl}): the client adds /v1 from the document's paths`,
+      userAgent: `credential-vault-client/${version}`,
       clientCodes: document.components.schemas.ClientErrorCode.enum.length,
       requestTimeoutMs: 180_000,
       lookupUrl: 'https://checkout.payco.com',
       webhook: { valid: false, reason: 'mismatch' },
     });
+    // The id of the refusal is the one the server logged it under.
+    await until(async () => (server.output().includes(`"requestId":"${result.requestId}"`) ? true : undefined));
+    expect(server.output().split('\n').find((line) => line.includes(result.requestId))).toMatch(/"status":403/);
+  });
+
+  it('when a CommonJS project (module node16) is compiled with the repository tsc, then it compiles, requires the CommonJS build and runs against the server', async () => {
+    expect(cjsCompiled.stdout + cjsCompiled.stderr).toBe('');
+    expect(cjsCompiled.code).toBe(0);
+    expect(readFileSync(join(cjsFolder, 'main.js'), 'utf8')).toContain('require("@credential-vault/client")');
+    const resolved = await run(process.execPath, ['-p', "require.resolve('@credential-vault/client')"], cjsFolder);
+    expect(resolved.stdout.trim()).toBe(join(cjsFolder, 'node_modules', '@credential-vault', 'client', 'dist', 'cjs', 'index.js'));
+    const main = await run(process.execPath, ['main.js'], cjsFolder, { PATH: process.env.PATH, VAULT_API_URL: local.baseUrl, VAULT_API_KEY: local.keys.agent });
+    expect(main.stderr).toBe('');
+    const { version } = JSON.parse(readFileSync(join(CLIENT, 'package.json'), 'utf8')) as { version: string };
+    expect(JSON.parse(main.stdout)).toEqual({ logins: ['acme'], code: 'signup_not_enabled', refused: 'VAULT_API_KEY', userAgent: `credential-vault-client/${version}` });
+    expect(main.code).toBe(0);
   });
 
   it('when the README example runs as written and the account holder approves, then it prints the page logins and the approval', async () => {

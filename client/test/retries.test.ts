@@ -1,9 +1,11 @@
 // Retries and deadlines: a read refused with rate_limited is tried again after Retry-After (or a
 // jittered backoff when the header was stripped), within bounded attempts and one deadline for the
 // whole call; writes and every other refusal are final; an AbortSignal cancels everything.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/domain/clock.js';
-import { DEFAULT_RETRY, VaultTimeoutError } from '../index.js';
+import { DEFAULT_RETRY, SETTING_RULES, VaultApiError, VaultTimeoutError, type RetryEvent } from '../index.js';
 import { retryDelay, parseRetryAfter } from '../retry.js';
 import { apiError, approvedLogin, clientFor } from './support/clients.js';
 import { startSandbox, type Sandbox } from './support/sandbox.js';
@@ -45,13 +47,15 @@ describe('a read refused with rate_limited', () => {
     const sandbox = await sandboxWith({ 'catalog-per-key': 1 }, clock);
     const { key } = await sandbox.holder.account();
     clock.standBeforeMinuteEnds(1_500);
-    const answers: Array<{ status: number; retryAfter: string | null; at: number }> = [];
+    const answers: Array<{ status: number; retryAfter: string | null; at: number; requestId: string | null }> = [];
+    const retries: RetryEvent[] = [];
     const vault = clientFor(sandbox, key, {
       fetch: async (request) => {
         const response = await fetch(request);
-        answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), at: Date.now() });
+        answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), at: Date.now(), requestId: response.headers.get('x-request-id') });
         return response;
       },
+      onRetry: (event) => retries.push(event),
     });
     await vault.getTokenCatalog();
     const catalog = await vault.getTokenCatalog();
@@ -60,6 +64,13 @@ describe('a read refused with rate_limited', () => {
     const retryAfter = Number(answers[1]!.retryAfter);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(answers[2]!.at - answers[1]!.at).toBeGreaterThanOrEqual(retryAfter * 1000 - 20);
+    // The retry was told to onRetry, with the refusal the server logged.
+    expect(retries).toEqual([{ operationId: 'getTokenCatalog', attempt: 1, waitMs: expect.any(Number), reason: expect.any(VaultApiError) }]);
+    const [{ waitMs, reason }] = retries as [RetryEvent];
+    expect(waitMs).toBeGreaterThanOrEqual(retryAfter * 1000);
+    expect(waitMs).toBeLessThan(retryAfter * 1000 + DEFAULT_RETRY.retryAfterJitterMs);
+    expect(reason).toMatchObject({ status: 429, code: 'rate_limited', retryAfter, requestId: answers[1]!.requestId });
+    expect(sandbox.server.logs.find((l) => l.requestId === reason.requestId)).toMatchObject({ status: 429, operation: 'getTokenCatalog' });
     expect(count(sandbox.server, 'getTokenCatalog')).toBe(3);
   });
 
@@ -89,6 +100,53 @@ describe('a read refused with rate_limited', () => {
     expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 120 });
     expect(server.seen).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('when Retry-After is longer than the longest the client waits out, then the refusal is final at once and onRetry is not told', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited, { 'retry-after': String(DEFAULT_RETRY.maxRetryAfterMs / 1000 + 1) }));
+    const retries: RetryEvent[] = [];
+    const started = Date.now();
+    const error = await apiError(clientFor(server, 'vk_test', { onRetry: (e) => retries.push(e) }).getTokenCatalog());
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: DEFAULT_RETRY.maxRetryAfterMs / 1000 + 1 });
+    expect(server.seen).toHaveLength(1);
+    expect(retries).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('when a smaller cap is set, then a Retry-After over it is final and one under it is waited out', async () => {
+    const server = await tiny((_req, res, i) => (i === 0 ? json(res, 429, rateLimited, { 'retry-after': '2' }) : json(res, 200, EMPTY_CATALOG)));
+    await apiError(clientFor(server, 'vk_test', { retry: { maxRetryAfterMs: 1_000 } }).getTokenCatalog());
+    expect(server.seen).toHaveLength(1);
+    expect(await clientFor(server, 'vk_test', { retry: { maxRetryAfterMs: 2_000, retryAfterJitterMs: 0 } }).getTokenCatalog()).toEqual(EMPTY_CATALOG);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('when every attempt is refused, then onRetry is told before each wait, with the attempt, the wait and the refusal', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited));
+    const retries: RetryEvent[] = [];
+    const error = await apiError(clientFor(server, 'vk_test', { retry: { baseDelayMs: 10, maxDelayMs: 20 }, onRetry: (e) => retries.push(e) }).getTokenCatalog());
+    expect(retries.map((r) => [r.operationId, r.attempt])).toEqual([
+      ['getTokenCatalog', 1],
+      ['getTokenCatalog', 2],
+    ]);
+    expect(retries[0]!.waitMs).toBeGreaterThanOrEqual(5);
+    expect(retries[0]!.waitMs).toBeLessThanOrEqual(10);
+    expect(retries[1]!.waitMs).toBeGreaterThanOrEqual(10);
+    expect(retries[1]!.waitMs).toBeLessThanOrEqual(20);
+    expect(retries.map((r) => r.reason.requestId)).toEqual(server.seen.slice(0, 2).map((s) => s.headers['x-request-id']));
+    expect(error.requestId).toBe(server.seen[2]!.headers['x-request-id']);
+  });
+
+  it('when onRetry throws, then the call ends with what it threw and nothing more is sent', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited, { 'retry-after': '1' }));
+    const stop = new Error('the agent gives up');
+    const call = clientFor(server, 'vk_test', {
+      onRetry: () => {
+        throw stop;
+      },
+    }).getTokenCatalog();
+    await expect(call).rejects.toBe(stop);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('when retries are turned off, then the first refusal is final', async () => {
@@ -151,7 +209,8 @@ describe('the request deadline', () => {
     const server = await tiny((_req, res, i) => {
       if (i === 0) json(res, 429, rateLimited, { 'retry-after': '2' });
     });
-    const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 2_500 });
+    // No jitter: the wait is the 2 s asked, which fits the deadline.
+    const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 2_500, retry: { retryAfterJitterMs: 0 } });
     const started = Date.now();
     const error = await vault.getTokenCatalog().catch((e: unknown) => e);
     const elapsed = Date.now() - started;
@@ -173,6 +232,19 @@ describe('the request deadline', () => {
     await server.seen[0]!.closed;
     expect(vault.warnings).toEqual([expect.stringContaining('VAULT_REQUEST_TIMEOUT_MS=300 is below 150000')]);
   });
+  it("when a call sets its own timeoutMs, then it bounds that call instead of the client's deadline, either way", async () => {
+    const server = await tiny((_req, res) => setTimeout(() => json(res, 200, EMPTY_CATALOG), 600));
+    const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 300 });
+    const started = Date.now();
+    const error = await vault.getTokenCatalog(undefined, { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VaultTimeoutError);
+    expect(error).toMatchObject({ timeoutMs: 200, attempts: 1, requestId: server.seen[0]!.headers['x-request-id'] });
+    expect((error as Error).message).toBe(`getTokenCatalog: no answer within 200 ms (1 attempt) (request id ${server.seen[0]!.headers['x-request-id']})`);
+    expect(Date.now() - started).toBeLessThan(600);
+    await expect(vault.getTokenCatalog()).rejects.toMatchObject({ timeoutMs: 300 });
+    expect(await vault.getTokenCatalog(undefined, { timeoutMs: 5_000 })).toEqual(EMPTY_CATALOG);
+  });
+
   it('when the deadline is longer than a timer can wait, then calls still get their answer instead of timing out at once', async () => {
     const server = await tiny((_req, res) => setTimeout(() => json(res, 200, EMPTY_CATALOG), 50));
     const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 3_000_000_000 });
@@ -213,11 +285,13 @@ describe('an AbortSignal', () => {
 });
 
 describe('retryDelay and parseRetryAfter', () => {
-  const policy = { maxRetries: 3, baseDelayMs: 1_000, maxDelayMs: 3_000 };
+  const policy = { ...DEFAULT_RETRY, maxRetries: 3, baseDelayMs: 1_000, maxDelayMs: 3_000 };
   const refusal = { method: 'get', status: 429, code: 'rate_limited', retryAfter: undefined };
 
   it.each([
-    ['a read refused with Retry-After 7', { ...refusal, retryAfter: 7 }, 1, 7_000],
+    ['a read refused with Retry-After 7', { ...refusal, retryAfter: 7 }, 1, 7_500],
+    ['a read refused with Retry-After 30, the longest waited out', { ...refusal, retryAfter: 30 }, 1, 30_500],
+    ['a read refused with Retry-After 31, over the longest waited out', { ...refusal, retryAfter: 31 }, 1, undefined],
     ['a write', { ...refusal, method: 'post' }, 1, undefined],
     ['too_many_pending', { ...refusal, code: 'too_many_pending' }, 1, undefined],
     ['daily_limit', { ...refusal, code: 'daily_limit' }, 1, undefined],
@@ -225,6 +299,13 @@ describe('retryDelay and parseRetryAfter', () => {
     ['the attempt after the last retry', refusal, 4, undefined],
   ])('when the refusal is %s, then the wait is the one its rule gives', (_name, given, attempt, expected) => {
     expect(retryDelay(given, attempt, policy, () => 0.5)).toBe(expected);
+  });
+
+  it('when Retry-After is given, then the wait is that long plus up to a second of jitter, never less', () => {
+    const given = { ...refusal, retryAfter: 7 };
+    expect([0, 0.25, 0.999].map((r) => retryDelay(given, 1, policy, () => r))).toEqual([7_000, 7_250, 7_999]);
+    expect(retryDelay(given, 1, { ...policy, retryAfterJitterMs: 0 }, () => 0.9)).toBe(7_000);
+    expect(retryDelay(given, 1, { ...policy, maxRetryAfterMs: 6_999 }, () => 0)).toBeUndefined();
   });
 
   it('when Retry-After is missing, then the wait is between half the ceiling and the ceiling, which doubles up to the maximum', () => {
@@ -239,5 +320,21 @@ describe('retryDelay and parseRetryAfter', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter('-1', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('the worst case the README states', () => {
+  it("when the README's figures are computed from the client's defaults, then they match", () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const { maxRetries, maxRetryAfterMs, retryAfterJitterMs, baseDelayMs, maxDelayMs } = DEFAULT_RETRY;
+    const s = (ms: number) => ms / 1000;
+    // The longest backoff sum: the ceiling of each retry's wait, doubling from baseDelayMs up to maxDelayMs.
+    const backoff = Array.from({ length: maxRetries }, (_, i) => Math.min(maxDelayMs, baseDelayMs * 2 ** i)).reduce((a, b) => a + b, 0);
+    const sentence =
+      `a call blocks at most ${s(SETTING_RULES.requestTimeoutMs.default)} s, the default \`VAULT_REQUEST_TIMEOUT_MS\`, whatever the server does, ` +
+      `and then throws \`VaultTimeoutError\`; of that, waiting to retry takes at most ${s(maxRetries * (maxRetryAfterMs + retryAfterJitterMs))} s ` +
+      `(${maxRetries} retries, each after a \`Retry-After\` of at most ${s(maxRetryAfterMs)} s plus up to ${s(retryAfterJitterMs)} s of jitter), ` +
+      `or at most ${s(backoff)} s of backoff when \`Retry-After\` was stripped.`;
+    expect(readme).toContain(sentence);
   });
 });

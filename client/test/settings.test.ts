@@ -1,7 +1,20 @@
 // Section 8.9, table by table: each variable's default, each clamp, each ignored value, and the
-// warnings. The environment is injected; process.env is never touched.
-import { describe, expect, it } from 'vitest';
-import { createVaultClient, DEFAULT_BASE_URL, readVaultSettings, SETTING_RULES, type Env, type VaultSettings } from '../index.js';
+// warnings; then every value that cannot be used, refused by readVaultSettings, createVaultClient and
+// a call alike, with one rule each. The environment is injected; process.env is never touched.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createVaultClient,
+  DEFAULT_BASE_URL,
+  readVaultSettings,
+  SETTING_RULES,
+  VaultError,
+  VaultSettingsError,
+  type Env,
+  type VaultClientOptions,
+  type VaultSettings,
+} from '../index.js';
+import { clientFor } from './support/clients.js';
+import { EMPTY_CATALOG, json, startTinyServer, type TinyServer } from './support/tiny-server.js';
 
 type Case = [description: string, env: Env, expected: Partial<VaultSettings>, warning?: RegExp];
 
@@ -13,11 +26,10 @@ const cases: Case[] = [
   // VAULT_API_URL
   ['VAULT_API_URL unset', {}, { apiUrl: DEFAULT_BASE_URL }],
   ['VAULT_API_URL set', { VAULT_API_URL: 'https://vault.example' }, { apiUrl: 'https://vault.example' }],
-  ['VAULT_API_URL not a URL', { VAULT_API_URL: 'vault.example' }, { apiUrl: 'vault.example' }, /VAULT_API_URL=vault.example is not an http/],
+  ['VAULT_API_URL with a trailing slash', { VAULT_API_URL: 'https://gw.example/vault/' }, { apiUrl: 'https://gw.example/vault' }],
   // VAULT_PROXY_URL
   ['VAULT_PROXY_URL unset', {}, { proxyUrl: 'ws://localhost:4000/v1', proxyUrlIsFallback: true }],
   ['VAULT_PROXY_URL set', { VAULT_PROXY_URL: 'wss://proxy.example/v1' }, { proxyUrl: 'wss://proxy.example/v1', proxyUrlIsFallback: false }],
-  ['VAULT_PROXY_URL with another scheme', { VAULT_PROXY_URL: 'https://proxy.example/v1' }, { proxyUrl: 'https://proxy.example/v1' }, /not a ws:\/\/ or wss:\/\//],
   // VAULT_TUNNEL
   ['VAULT_TUNNEL unset', {}, { tunnel: 'when-possible' }],
   ['VAULT_TUNNEL=1', { VAULT_TUNNEL: '1' }, { tunnel: 'required' }],
@@ -30,12 +42,12 @@ const cases: Case[] = [
   ['VAULT_REQUEST_TIMEOUT_MS=149999', { VAULT_REQUEST_TIMEOUT_MS: '149999' }, { requestTimeoutMs: 149_999 }, /is below 150000 ms/],
   ['VAULT_REQUEST_TIMEOUT_MS=0', { VAULT_REQUEST_TIMEOUT_MS: '0' }, { requestTimeoutMs: 180_000 }, /=0 is not positive; ignored/],
   ['VAULT_REQUEST_TIMEOUT_MS=-5', { VAULT_REQUEST_TIMEOUT_MS: '-5' }, { requestTimeoutMs: 180_000 }, /=-5 is not positive; ignored/],
-  ['VAULT_REQUEST_TIMEOUT_MS=soon', { VAULT_REQUEST_TIMEOUT_MS: 'soon' }, { requestTimeoutMs: 180_000 }, /=soon is not a number; ignored/],
+  ['VAULT_REQUEST_TIMEOUT_MS=1.8e5', { VAULT_REQUEST_TIMEOUT_MS: '1.8e5' }, { requestTimeoutMs: 180_000 }],
+  ['VAULT_REQUEST_TIMEOUT_MS=1e3', { VAULT_REQUEST_TIMEOUT_MS: '1e3' }, { requestTimeoutMs: 1_000 }, /=1000 is below 150000 ms/],
   // VAULT_ACTION_TIMEOUT_MS
   ['VAULT_ACTION_TIMEOUT_MS unset', {}, { actionTimeoutMs: null }],
   ['VAULT_ACTION_TIMEOUT_MS=5000', { VAULT_ACTION_TIMEOUT_MS: '5000' }, { actionTimeoutMs: 5_000 }],
   ['VAULT_ACTION_TIMEOUT_MS=0', { VAULT_ACTION_TIMEOUT_MS: '0' }, { actionTimeoutMs: null }, /VAULT_ACTION_TIMEOUT_MS=0 is not positive; ignored/],
-  ['VAULT_ACTION_TIMEOUT_MS=abc', { VAULT_ACTION_TIMEOUT_MS: 'abc' }, { actionTimeoutMs: null }, /VAULT_ACTION_TIMEOUT_MS=abc is not a number/],
   // VAULT_RESUME
   ['VAULT_RESUME unset', {}, { resume: true }],
   ['VAULT_RESUME=0', { VAULT_RESUME: '0' }, { resume: false }],
@@ -59,7 +71,6 @@ const cases: Case[] = [
   ['VAULT_LIVENESS_PROBE_MS=0', { VAULT_LIVENESS_PROBE_MS: '0' }, { livenessProbeMs: 1_000 }, /1000 used/],
   ['VAULT_LIVENESS_PROBE_MS=3900000', { VAULT_LIVENESS_PROBE_MS: '3900000' }, { livenessProbeMs: 3_900_000 }],
   ['VAULT_LIVENESS_PROBE_MS=3900001', { VAULT_LIVENESS_PROBE_MS: '3900001' }, { livenessProbeMs: 3_900_000 }, /3900000 used/],
-  ['VAULT_LIVENESS_PROBE_MS=often', { VAULT_LIVENESS_PROBE_MS: 'often' }, { livenessProbeMs: 30_000 }, /=often is not a number; ignored/],
   // VAULT_NETWORK_FAMILY_AUTOSELECTION
   ['VAULT_NETWORK_FAMILY_AUTOSELECTION unset', {}, { networkFamilyAutoselection: false }],
   ['VAULT_NETWORK_FAMILY_AUTOSELECTION=1', { VAULT_NETWORK_FAMILY_AUTOSELECTION: '1' }, { networkFamilyAutoselection: true }],
@@ -116,5 +127,110 @@ describe('createVaultClient settings', () => {
   it('when no env is injected, then the process environment is read', () => {
     const { settings } = readVaultSettings();
     expect(settings.apiKey).toBe(process.env.VAULT_API_KEY?.trim() || undefined);
+  });
+});
+
+/** The VaultSettingsError `act` throws; fails the test when it throws anything else, or nothing. */
+function refusal(act: () => unknown): VaultSettingsError {
+  let thrown: unknown;
+  try {
+    act();
+  } catch (e) {
+    thrown = e;
+  }
+  expect(thrown).toBeInstanceOf(VaultSettingsError);
+  expect(thrown).toBeInstanceOf(VaultError);
+  expect(thrown).toMatchObject({ name: 'VaultSettingsError', code: null, operationId: undefined, requestId: undefined });
+  return thrown as VaultSettingsError;
+}
+
+// [case, variable, value, what the message says]: each refused whether it comes from the environment
+// or from the option that overrides it.
+type Refused = [description: string, variable: string, option: keyof VaultClientOptions, value: string, message: RegExp];
+const refused: Refused[] = [
+  ['a URL without a scheme', 'VAULT_API_URL', 'apiUrl', 'vault.example', /is not a URL: give the API's base URL/],
+  ['an ftp URL', 'VAULT_API_URL', 'apiUrl', 'ftp://vault.example', /is not an http:\/\/ or https:\/\/ URL/],
+  ['a URL with a query', 'VAULT_API_URL', 'apiUrl', 'https://vault.example/?region=eu', /has a query or a fragment/],
+  ['a URL with a fragment', 'VAULT_API_URL', 'apiUrl', 'https://vault.example/#v1', /has a query or a fragment/],
+  ['a URL ending in /v1', 'VAULT_API_URL', 'apiUrl', 'https://vault.example/v1', /ends in the version segment \/v1; give the base URL without it \(https:\/\/vault\.example\): the client adds \/v1/],
+  ['a URL ending in /v1/', 'VAULT_API_URL', 'apiUrl', 'https://gw.example/vault/v1/', /ends in the version segment \/v1; give the base URL without it \(https:\/\/gw\.example\/vault\)/],
+  ['a proxy URL that is not ws://', 'VAULT_PROXY_URL', 'proxyUrl', 'https://proxy.example/v1', /is not a ws:\/\/ or wss:\/\/ URL/],
+  ['a key with a trailing newline', 'VAULT_API_KEY', 'apiKey', 'vk_live_1\n', /has whitespace at character 10 of 10; an API key has none/],
+  ['a key with a space', 'VAULT_API_KEY', 'apiKey', 'vk live', /has whitespace at character 3/],
+  ['a key only of spaces', 'VAULT_API_KEY', 'apiKey', '   ', /has whitespace at character 1/],
+  ['a key with a character a header cannot carry', 'VAULT_API_KEY', 'apiKey', 'vk_clé', /has a character an HTTP header cannot carry at character 6/],
+];
+
+describe('settings that cannot be used', () => {
+  it.each(refused)('when %s is given, then readVaultSettings and createVaultClient refuse it, from the environment or the option', (_d, variable, option, value, message) => {
+    for (const act of [
+      () => readVaultSettings({ [variable]: value }),
+      () => createVaultClient({ env: { [variable]: value } }),
+      () => createVaultClient({ env: {}, [option]: value }),
+    ]) {
+      const error = refusal(act);
+      expect(error.variable).toBe(variable);
+      expect(error.message).toMatch(message);
+    }
+    // The option is named as such, so the message points at the line to fix.
+    expect(refusal(() => createVaultClient({ env: {}, [option]: value })).message).toContain(`${option}`);
+  });
+
+  it('when a key is refused, then the message never quotes it', () => {
+    for (const key of ['vk_secret_value\n', 'vk secret']) {
+      expect(refusal(() => readVaultSettings({ VAULT_API_KEY: key })).message).not.toContain('secret');
+      expect(refusal(() => createVaultClient({ env: {}, apiKey: key })).message).not.toContain('secret');
+    }
+  });
+
+  it('when a URL carries credentials, then it is refused without being quoted', () => {
+    const error = refusal(() => createVaultClient({ env: { VAULT_API_URL: 'https://agent:hunter2@vault.example' } }));
+    expect(error.message).toBe('VAULT_API_URL carries credentials; send the API key as VAULT_API_KEY');
+  });
+
+  it.each([
+    ['VAULT_REQUEST_TIMEOUT_MS', '2.5'],
+    ['VAULT_REQUEST_TIMEOUT_MS', 'soon'],
+    ['VAULT_REQUEST_TIMEOUT_MS', '0x10'],
+    ['VAULT_REQUEST_TIMEOUT_MS', '180000ms'],
+    ['VAULT_ACTION_TIMEOUT_MS', 'abc'],
+    ['VAULT_ACTION_TIMEOUT_MS', '0.5'],
+    ['VAULT_LIVENESS_PROBE_MS', 'often'],
+    ['VAULT_LIVENESS_PROBE_MS', '1e-3'],
+  ])('when %s=%s, which is not a whole number of milliseconds, then it is refused', (variable, value) => {
+    for (const act of [() => readVaultSettings({ [variable]: value }), () => createVaultClient({ env: { [variable]: value } })]) {
+      const error = refusal(act);
+      expect(error.variable).toBe(variable);
+      expect(error.message).toBe(`${variable}=${value} is not a whole number of milliseconds`);
+    }
+  });
+
+  it('when requestTimeoutMs is not a whole number, then createVaultClient refuses it by the same rule', () => {
+    for (const value of [2.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const error = refusal(() => createVaultClient({ env: {}, requestTimeoutMs: value }));
+      expect(error).toMatchObject({ variable: 'VAULT_REQUEST_TIMEOUT_MS', message: `requestTimeoutMs ${JSON.stringify(value)} is not a whole number of milliseconds` });
+    }
+  });
+});
+
+describe("a call's own settings", () => {
+  let server: TinyServer;
+  afterEach(() => server?.close());
+
+  it("when a call's timeoutMs or apiKey cannot be used, then it is refused before any request, by the rules of the client's settings", async () => {
+    server = await startTinyServer((_req, res) => json(res, 200, EMPTY_CATALOG));
+    const vault = clientFor(server, 'vk_test');
+    for (const [options, message] of [
+      [{ timeoutMs: 2.5 }, 'timeoutMs 2.5 is not a whole number of milliseconds'],
+      [{ timeoutMs: 0 }, 'timeoutMs 0 is not positive'],
+      [{ apiKey: 'vk test' }, 'the apiKey option has whitespace at character 3 of 7; an API key has none (a pasted newline?)'],
+    ] as const) {
+      const error = await vault.getTokenCatalog(undefined, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(VaultSettingsError);
+      expect(error).toMatchObject({ message, operationId: 'getTokenCatalog' });
+    }
+    expect(server.seen).toHaveLength(0);
+    await vault.getTokenCatalog(undefined, { timeoutMs: 5_000 });
+    expect(server.seen).toHaveLength(1);
   });
 });

@@ -8,12 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, ROOT, type Node } from './bundle.js';
 import { operationSamples, SAMPLE_ENV, type SampleCall } from '../../scripts/code-samples.js';
 import { startServer, givenAccount, type TestServer } from '../../server/test/support.js';
+import { OPERATIONS, type OperationId } from '../../client/index.js';
 
 /**
  * The code samples the bundle carries (`x-codeSamples`, made at bundle time by
  * scripts/code-samples.ts) are the ones the document's examples make; every curl sample runs, as
- * written, against the reference server and gets the operation's documented success; every
- * TypeScript sample type-checks against the client, `@credential-vault/client`.
+ * written (with the base URL the serving server puts in it), against the reference server and gets
+ * the operation's documented success; every TypeScript sample type-checks against the client,
+ * `@credential-vault/client`, and handles each of its operation's codes.
  */
 
 const doc = loadBundle();
@@ -108,6 +110,11 @@ describe('the curl samples, run against the reference server', () => {
 
   it.each(ops.map((o) => [o.call.operationId, o] as const))('when the curl sample of %s runs as written, then it gets the documented answer', async (_id, op) => {
     let source = sampleOf(op.call.operationId, 'curl');
+    if (!op.call.ownServer) {
+      // The docs a server serves name its own origin in place of the document's default (server/http/docs.ts): so does this one.
+      expect(source.split(`export ${SAMPLE_ENV.apiUrl}=${op.call.baseUrl}\n`), 'the sample sets the base URL once, first').toEqual(['', expect.any(String)]);
+      source = source.replace(op.call.baseUrl, t.base);
+    }
     const real = await prepare[op.call.operationId]?.(op.call);
     const example = Object.values(op.call.pathValues)[0];
     if (real !== undefined && example !== undefined) {
@@ -117,7 +124,7 @@ describe('the curl samples, run against the reference server', () => {
     }
     // Asynchronously: the server answers from this process, so nothing here may block it.
     const run = await promisify(execFile)('sh', ['-c', source], {
-      env: { ...process.env, CURL_HOME: dir, [SAMPLE_ENV.apiUrl]: t.base, [SAMPLE_ENV.apiKey]: key, [SAMPLE_ENV.proxyOrigin]: t.base },
+      env: { ...process.env, CURL_HOME: dir, [SAMPLE_ENV.apiUrl]: 'http://127.0.0.1:9/unused', [SAMPLE_ENV.apiKey]: key, [SAMPLE_ENV.proxyOrigin]: t.base },
       encoding: 'utf8',
       timeout: 20_000,
     });
@@ -165,6 +172,33 @@ describe('the TypeScript samples, type-checked against the client', () => {
   it('when every TypeScript sample is compiled with the client, then none has an error', () => {
     const files = Object.fromEntries(ops.map((o) => [o.call.operationId, sampleOf(o.call.operationId, 'TypeScript')]));
     expect(typeCheck(files)).toEqual([]);
+  }, 60_000);
+
+  it("when each sample's switch is closed with a never check, then it compiles: the sample names every code of its operation", () => {
+    const closed = Object.fromEntries(
+      ops.map((o) => {
+        const source = sampleOf(o.call.operationId, 'TypeScript');
+        const end = source.lastIndexOf('\n  }\n}');
+        expect(end, o.call.operationId).toBeGreaterThan(0);
+        return [o.call.operationId, `${source.slice(0, end)}\n    default:\n      e.code satisfies never;${source.slice(end)}`];
+      }),
+    );
+    expect(typeCheck(closed)).toEqual([]);
+    for (const o of ops) {
+      const cases = [...sampleOf(o.call.operationId, 'TypeScript').matchAll(/case '([a-z_]+)':/g)].map((m) => m[1]);
+      const documented = new Set(Object.values(OPERATIONS[o.call.operationId as OperationId].errors).flat());
+      expect(new Set(cases), o.call.operationId).toEqual(documented);
+    }
+  }, 60_000);
+
+  it('when a sample misspells a code or drops one from a closed switch, then it does not compile', () => {
+    const sample = sampleOf('getTokenCatalog', 'TypeScript');
+    const misspelt = sample.replace("case 'rate_limited':", "case 'rate_limitd':");
+    expect(misspelt).not.toBe(sample);
+    expect(typeCheck({ misspelt }).join('\n')).toMatch(/rate_limitd/);
+    const end = sample.lastIndexOf('\n  }\n}');
+    const dropped = `${sample.slice(0, end)}\n    default:\n      e.code satisfies never;${sample.slice(end)}`.replace("    case 'invalid_api_key': // 401\n", '');
+    expect(typeCheck({ dropped }).join('\n')).toMatch(/invalid_api_key/);
   }, 60_000);
 
   it('when a sample names a parameter the operation does not have, then it does not compile', () => {

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -17,6 +18,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DOCS = join(ROOT, 'dist', 'docs');
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const FIXTURES_BUNDLE = join(ROOT, 'dist', 'fixtures.json');
+/** The base URL the built pages name; a server serving them names its own origin instead. */
+const DEFAULT_BASE: string = loadBundle().servers[0].variables.base_url.default;
 
 let browser: Browser;
 let server: TestServer;
@@ -190,10 +193,125 @@ describe('the docs served by the reference server', () => {
     await w.page.close();
   }, 60_000);
 
-  it('when /docs/fixtures is opened, then it is the fixture surface reference', async () => {
+  it('when /docs/fixtures is opened, then it is the fixture surface reference, naming this server', async () => {
     const res = await fetch(`${server.base}/docs/fixtures`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await res.text()).toBe(readFileSync(join(DOCS, 'fixtures.html'), 'utf8'));
+    expect(await res.text()).toBe(readFileSync(join(DOCS, 'fixtures.html'), 'utf8').replaceAll(DEFAULT_BASE, server.base));
   });
+
+  it('when /docs is opened, then the servers panel, an operation and its samples name this server, never {base_url}', async () => {
+    expect(server.base).not.toBe(DEFAULT_BASE);
+    const w = await watchedPage(new URL(server.base).origin);
+    await w.page.goto(`${server.base}/docs`, { waitUntil: 'load' });
+    await w.page.getByText('Servers', { exact: true }).first().waitFor();
+    const top = await w.page.locator('body').innerText();
+    expect(top).toContain(server.base);
+    expect(top).not.toContain(DEFAULT_BASE);
+    expect(top).not.toContain('{base_url}');
+    // After navigating to a section, where Redoc used to resolve {base_url} against the page.
+    await w.page.goto(`${server.base}/docs#/tokens/gettokencatalog`, { waitUntil: 'load' });
+    await w.page.getByText(`export VAULT_API_URL=${server.base}`).first().waitFor();
+    // The operation's server URL, in the panel's server menu.
+    await w.page.getByText(`${server.base}/v1/tokens`).first().waitFor({ state: 'attached' });
+    const section = await w.page.content();
+    expect(section).not.toContain('{base_url}');
+    expect(section).not.toContain(DEFAULT_BASE);
+    await w.page.getByRole('button', { name: 'curl' }).first().click();
+    await w.page.getByRole('menuitem', { name: 'TypeScript' }).or(w.page.getByText('TypeScript', { exact: true })).first().click();
+    await w.page.getByText(`// Reads VAULT_API_URL (here ${server.base})`).first().waitFor();
+    expect(w.problems).toEqual([]);
+    expect(w.elsewhere).toEqual([]);
+    await w.page.close();
+  }, 60_000);
+
+  it('when the Host is not a plain host and port, then the page is served as built, naming nothing from the request', async () => {
+    const { port } = new URL(server.base);
+    for (const host of ['evil.test"><script>alert(1)</script>', 'a b', 'x.test/path']) {
+      const html = await new Promise<string>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/docs', headers: { host } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve(body));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(html).toBe(readFileSync(join(DOCS, 'index.html'), 'utf8'));
+    }
+  });
+
+  it('when a page of the server is opened, then /favicon.ico is the docs icon and the page asks for no missing file', async () => {
+    const res = await fetch(`${server.base}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await res.text()).toBe(readFileSync(join(DOCS, 'favicon.svg'), 'utf8'));
+    const w = await watchedPage(new URL(server.base).origin);
+    const failed: string[] = [];
+    w.page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
+    await w.page.goto(`${server.base}/docs`, { waitUntil: 'load' });
+    expect(await w.page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+    await w.page.goto(`${server.base}/CHANGELOG.md`, { waitUntil: 'load' });
+    await w.page.waitForTimeout(1_000);
+    expect(failed).toEqual([]);
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  });
+});
+
+describe('the code samples panel', () => {
+  it('when every operation is shown in curl and in TypeScript, then no copy button covers a line of its sample', async () => {
+    const doc = loadBundle();
+    const w = await watchedPage(null);
+    const url = pathToFileURL(join(DOCS, 'index.html')).href;
+    await w.page.goto(url, { waitUntil: 'load' });
+    const tagRoutes = new Map<string, string>();
+    for (const tag of doc.tags ?? []) {
+      const href = await w.page.getByRole('link', { name: tag.name, exact: true }).first().getAttribute('href');
+      tagRoutes.set(tag.name, href!.replace(/^#/, ''));
+    }
+    const overlaps: string[] = [];
+    // Each sample measured, by language and the panel's method and path.
+    const measured = new Set<string>();
+    for (const op of operations(doc)) {
+      await w.page.goto(`${url}#${tagRoutes.get(op.operation.tags?.[0])}/${op.operationId.toLowerCase()}`, { waitUntil: 'load' });
+      await w.page.getByText(op.operation.summary, { exact: true }).first().waitFor();
+      for (const language of ['curl', 'TypeScript']) {
+        const chooser = w.page.locator('.panel-request-samples').first().getByRole('button', { name: /^(curl|TypeScript|Payload)$/ });
+        if ((await chooser.innerText()).trim() !== language) {
+          await chooser.click();
+          await w.page.getByRole('menuitem', { name: language }).or(w.page.getByText(language, { exact: true })).first().click();
+        }
+        for (const panel of await w.page.locator('.panel-request-samples').all()) {
+          await panel.scrollIntoViewIfNeeded();
+          const boxes = await panel.evaluate((el) => {
+            const rect = (e: Element) => {
+              const r = e.getBoundingClientRect();
+              return { x: r.x, y: r.y, w: r.width, h: r.height };
+            };
+            const button = el.querySelector('.code-block-header [data-testid="copy-button"]');
+            const lines = [...el.querySelectorAll('pre .th-line')].filter((l) => (l.textContent ?? '').trim() !== '');
+            return {
+              request: el.querySelector('[aria-haspopup="menu"]')?.textContent ?? '',
+              button: button ? rect(button) : undefined,
+              lines: lines.map((l) => ({ text: l.textContent ?? '', ...rect(l) })),
+            };
+          });
+          if (!boxes.button || boxes.lines.length === 0) continue;
+          measured.add(`${language} ${boxes.request}`);
+          const b = boxes.button;
+          expect(b.w * b.h, `${language} ${boxes.request}: the copy button is shown`).toBeGreaterThan(0);
+          for (const l of boxes.lines) {
+            const apart = l.x + l.w <= b.x || b.x + b.w <= l.x || l.y + l.h <= b.y || b.y + b.h <= l.y;
+            if (!apart) overlaps.push(`${language} ${boxes.request}: the copy button covers "${l.text.slice(0, 60)}"`);
+          }
+        }
+      }
+    }
+    expect(measured.size).toBe(2 * operations(doc).length);
+    expect(overlaps).toEqual([]);
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 240_000);
 });

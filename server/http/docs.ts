@@ -1,33 +1,80 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DOCS = join(ROOT, 'dist', 'docs');
+const DIST = join(ROOT, 'dist');
+const DOCS = join(DIST, 'docs');
 
 /**
  * The rendered reference docs (`npm run docs`): the API's at /docs and the fixture surface's at
- * /docs/fixtures, each one self-contained HTML file. The pages link to each other as
- * `../docs/<file>.html` and to the changelog as `../../CHANGELOG.md`: relative links that reach
- * the same files from dist/docs/ in a checkout and from these routes, so CHANGELOG.md is served
- * at the root.
+ * /docs/fixtures, each one self-contained HTML file, and their icon at /favicon.ico. The pages link
+ * to each other as `../docs/<file>.html` and to the changelog as `../../CHANGELOG.md`: relative links
+ * that reach the same files from dist/docs/ in a checkout and from these routes, so CHANGELOG.md is
+ * served at the root.
+ *
+ * A page names the document's default base URL (in its servers panel, its prose and its samples'
+ * VAULT_API_URL); served here, it names this server's origin instead, from the request's Host, so
+ * that what a reader copies reaches the server they are reading. A Host that is not a plain host and
+ * port leaves the page as built: it is written into HTML and scripts.
  */
-export function docsRouter(docsDir = DOCS, changelog = join(ROOT, 'CHANGELOG.md')): Router {
+export function docsRouter(docsDir = DOCS, changelog = join(ROOT, 'CHANGELOG.md'), bundles = DIST): Router {
   const router = Router();
-  router.get(['/docs', '/docs/', '/docs/index.html'], file(join(docsDir, 'index.html'), 'text/html'));
-  router.get(['/docs/fixtures', '/docs/fixtures.html'], file(join(docsDir, 'fixtures.html'), 'text/html'));
+  router.get(['/docs', '/docs/', '/docs/index.html'], page(join(docsDir, 'index.html'), join(bundles, 'openapi.json')));
+  router.get(['/docs/fixtures', '/docs/fixtures.html'], page(join(docsDir, 'fixtures.html'), join(bundles, 'fixtures.json')));
+  router.get('/favicon.ico', file(join(docsDir, 'favicon.svg'), 'image/svg+xml'));
   // Plain text: a browser shows Markdown served as text/markdown as a download.
   router.get('/CHANGELOG.md', file(changelog, 'text/plain'));
   return router;
 }
 
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** This server's origin as the request reached it, or undefined when its Host is not one to print. */
+function originOf(req: Request): string | undefined {
+  const host = req.headers.host;
+  return host !== undefined && HOST.test(host) ? `${req.protocol}://${host}` : undefined;
+}
+
+function page(path: string, bundle: string): RequestHandler {
+  return async (req, res) => {
+    if (!existsSync(path)) return notBuilt(res);
+    let html = await readFile(path, 'utf8');
+    const origin = originOf(req);
+    const base = origin === undefined ? undefined : await defaultBaseUrl(bundle);
+    if (origin !== undefined && base !== undefined) html = html.replaceAll(base, origin);
+    res.type('text/html; charset=utf-8').send(html);
+  };
+}
+
+const defaults = new Map<string, Promise<string | undefined>>();
+
+/** The bundle's default base URL, as scripts/docs.ts filled it into the page (read once per bundle). */
+function defaultBaseUrl(bundle: string): Promise<string | undefined> {
+  let value = defaults.get(bundle);
+  if (!value) {
+    value = readFile(bundle, 'utf8').then(
+      (text) => {
+        const doc = JSON.parse(text) as { servers?: Array<{ variables?: Record<string, { default?: string }> }> };
+        const base = doc.servers?.[0]?.variables?.base_url?.default;
+        return typeof base === 'string' && base !== '' ? base : undefined;
+      },
+      () => undefined,
+    );
+    defaults.set(bundle, value);
+  }
+  return value;
+}
+
 function file(path: string, type: string): RequestHandler {
   return (_req, res) => {
-    if (!existsSync(path)) {
-      res.status(404).type('text/plain').send('The reference docs are not built; run "npm run docs".\n');
-      return;
-    }
-    res.type(`${type}; charset=utf-8`).sendFile(path);
+    if (!existsSync(path)) return notBuilt(res);
+    res.type(type.startsWith('text/') ? `${type}; charset=utf-8` : type).sendFile(path);
   };
+}
+
+function notBuilt(res: Parameters<RequestHandler>[1]): void {
+  res.status(404).type('text/plain').send('The reference docs are not built; run "npm run docs".\n');
 }

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { context } from './context.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 export type Log = (line: Record<string, unknown>) => void;
 
@@ -41,8 +42,11 @@ export function loggedPath(req: Request): string {
 export function requestLog(log: Log): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req.headers['x-request-id']);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     res.on('finish', () => {
       log({
+        requestId,
         method: req.method,
         path: loggedPath(req),
         operation: context(req).operation?.operationId,

@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Socket } from 'node:net';
 import type { Contract } from '../contract.js';
 import type { Log } from './logging.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 /**
  * The HTTP server around the app: the timeouts and header cap of the document's root `x-limits`,
@@ -64,7 +65,9 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     current.set(req.socket, req);
     res.once('finish', () => answered.add(req));
     // RFC 9112 section 3.2: an HTTP/1.1 request without Host is answered 400.
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) return answerResponse(res, 400, 'An HTTP/1.1 request needs a Host header.');
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      return answerResponse(res, 400, 'An HTTP/1.1 request needs a Host header.', requestIdOf(req.headers['x-request-id']));
+    }
     if (app) app(req, res);
     else waiting.push([req, res]);
   });
@@ -77,8 +80,9 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
 
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    log({ msg: 'refused by the HTTP layer', status: 400, reason: 'connect' });
-    answerSocket(socket, 400, 'CONNECT is not supported: this server is not a proxy.');
+    const requestId = requestIdOf();
+    log({ msg: 'refused by the HTTP layer', status: 400, reason: 'connect', requestId });
+    answerSocket(socket, 400, 'CONNECT is not supported: this server is not a proxy.', requestId);
   });
 
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
@@ -90,8 +94,10 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
       return;
     }
     const [status, message] = refusalOf(err.code, settings, inFlight !== null && inFlight !== undefined);
-    log({ msg: 'refused by the HTTP layer', status, reason: err.code });
-    answerSocket(socket, status, message);
+    // The id the app gave the request in flight, if it got that far; otherwise a new one.
+    const requestId = String(inFlight?.getHeader(REQUEST_ID_HEADER) ?? requestIdOf());
+    log({ msg: 'refused by the HTTP layer', status, reason: err.code, requestId });
+    answerSocket(socket, status, message, requestId);
   });
 
   return server;
@@ -113,13 +119,14 @@ function body(message: string): string {
 }
 
 /** An answer written on the socket itself (no request object exists), then the connection ends. */
-function answerSocket(socket: Socket, status: number, message: string): void {
+function answerSocket(socket: Socket, status: number, message: string, requestId: string): void {
   const text = body(message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(text)}\r\n` +
       'Cache-Control: no-store\r\n' +
+      `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
       'Connection: close\r\n\r\n' +
       text,
   );
@@ -127,12 +134,13 @@ function answerSocket(socket: Socket, status: number, message: string): void {
   socket.destroySoon();
 }
 
-function answerResponse(res: ServerResponse, status: number, message: string): void {
+function answerResponse(res: ServerResponse, status: number, message: string, requestId: string): void {
   const text = body(message);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
+    [REQUEST_ID_HEADER]: requestId,
     Connection: 'close',
   });
   res.end(text);
