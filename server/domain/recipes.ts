@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { Limiter } from './limiter.js';
 import { ApiError } from './errors.js';
 import { registrableDomain } from './sites.js';
+import { parseWithoutRefusedNames } from './member-names.js';
 import { cachedRead } from '../store/read-cache.js';
 import {
   CUSTOM_PLATFORM,
@@ -392,7 +393,7 @@ export function screenSubmission(
 
 /** A contribution as it is live: the submitted body at its live status, evidence only a maintainer's. */
 function liveBody(json: string, status: string, evidence: string | null): Recipe {
-  const { evidence: _submitted, ...body } = JSON.parse(json) as Recipe;
+  const { evidence: _submitted, ...body } = parseWithoutRefusedNames(json) as Recipe;
   return { ...body, status: status as RecipeStatus, ...(evidence !== null ? { evidence } : {}) };
 }
 

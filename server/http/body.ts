@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { LimitDef, Operation } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
+import { REFUSED_MEMBER_NAMES } from '../domain/member-names.js';
 import { context } from './context.js';
 
 /** The rules every JSON body follows, whatever the operation (the document's "Request bodies"). */
@@ -106,6 +107,12 @@ function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined,
     throw refuse('The request body is not valid JSON.');
   }
   if (!wellFormed(value)) throw refuse('The request body has a string with half of a surrogate pair, which is not a character.');
+  const refusedNames = MAY_NAME_REFUSED.test(text) ? namesRefused(value, '') : [];
+  if (refusedNames.length > 0) {
+    const shown = refusedNames.slice(0, 5).map((p) => p.path).join(', ') + (refusedNames.length > 5 ? ` and ${refusedNames.length - 5} more` : '');
+    const sentence = `The request body has a member named ${REFUSED_LIST.replace(/, (?=[^,]*$)/, ' or ')} (at ${shown}), names this server refuses.`;
+    throw new ApiError(400, code, sentence, code === 'invalid_recipe' ? { errors: refusedNames.map((p) => ({ path: p.path, message: `is a member name this server refuses (${REFUSED_LIST})` })) } : {});
+  }
   return removedPrefix ? strip(value, removedPrefix) : value;
 }
 
@@ -155,6 +162,12 @@ function deeperThan(raw: Buffer, max: number): boolean {
   return false;
 }
 
+// A body that names one of these members is refused, so no later reader, and no answer that
+// republishes a stored body, ever meets it.
+const REFUSED_LIST = [...REFUSED_MEMBER_NAMES].join(', ');
+// Most bodies name none of them, and their text shows it (a name written with \u escapes aside).
+const MAY_NAME_REFUSED = /__proto__|constructor|prototype|\\u/;
+
 // The walks below recurse at most the nesting bound deep: the body was measured first.
 
 function wellFormed(value: unknown): boolean {
@@ -162,6 +175,16 @@ function wellFormed(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(wellFormed);
   if (value === null || typeof value !== 'object') return true;
   return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v));
+}
+
+/** Every member with a refused name, as the JSON Pointer of the member itself. */
+function namesRefused(value: unknown, at: string): { name: string; path: string }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => namesRefused(v, `${at}/${i}`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const path = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    return [...(REFUSED_MEMBER_NAMES.has(k) ? [{ name: k, path }] : []), ...namesRefused(v, path)];
+  });
 }
 
 function strip(value: unknown, prefix: string): unknown {

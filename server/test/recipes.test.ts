@@ -473,6 +473,69 @@ describe('submitRecipe', () => {
     });
   });
 
+  describe('member names JavaScript gives a meaning to', () => {
+    /** Every answer a later caller could read: the index, the full bundle, a lookup, the catalog and the submission. */
+    async function everything(s: RecipeServer, key: string, submission: string) {
+      const read = async (path: string, k?: string) => {
+        const res = await s.call(path, k ? { key: k } : {});
+        return { status: res.status, cacheControl: res.headers.get('cache-control'), text: await res.text() };
+      };
+      return Promise.all([
+        read('/v1/recipes'),
+        read('/v1/recipes?full=1'),
+        read(`/v1/recipes?url=${encodeURIComponent('https://www.acme.com/checkout')}`),
+        read('/v1/tokens', key),
+        read(`/v1/recipes/submissions/${submission}`, key),
+      ]);
+    }
+
+    it('when a recipe carries __proto__, constructor or prototype members, then it is refused, charges nothing, and no later answer changes', async () => {
+      const s = await startRecipeServer({ config: { limitOverrides: { 'recipe-submissions-per-account': 2 } } });
+      try {
+        const a = givenAccount(s);
+        const first = await submitted(a.key, merchant(), s);
+        await s.recipes.screening.idle();
+        const before = await everything(s, a.key, first);
+        const site = freshSite();
+        const bodies = [
+          `{"key":"${site}","kind":"merchant","status":"partial","match":{"hosts":["www.${site}"]},"__proto__":{"polluted":"yes","status":"verified"}}`,
+          `{"recipe":{"key":"${site}","kind":"merchant","status":"partial","steps":[{"constructor":{"prototype":{"polluted":"yes"}}}]},"note":"n"}`,
+          `{"key":"${site}","kind":"merchant","status":"partial","match":{"hosts":["www.${site}"],"prototype":["evil.com"]}}`,
+        ];
+        for (const body of bodies) {
+          const res = await answer(await s.call('/v1/recipes', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body }));
+          expect(res.status, body).toBe(400);
+          expect(res.body.code).toBe('invalid_recipe');
+        }
+        await s.recipes.screening.idle();
+        expect(await everything(s, a.key, first)).toEqual(before);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        // The budget of 2 still has its second submission.
+        await submitted(a.key, merchant(site), s);
+        await s.recipes.screening.idle();
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('when a stored body holds such members from before they were refused, then they are never published', async () => {
+      const s = await startRecipeServer();
+      try {
+        const a = givenAccount(s);
+        const id = await submitted(a.key, merchant(), s);
+        await s.recipes.screening.idle();
+        const row = s.db.prepare('SELECT body FROM recipe_submissions WHERE id = ?').get(id) as { body: string };
+        const stored = row.body.replace(/^\{/, '{"__proto__":{"polluted":"yes"},"constructor":1,"steps2":[{"prototype":2}],');
+        s.db.prepare('UPDATE recipe_submissions SET body = ? WHERE id = ?').run(stored, id);
+        const published = (await index(s)).find((e) => e.registryVersion === 'submission')!.recipe;
+        expect(JSON.stringify(published)).not.toMatch(/__proto__|constructor|prototype|polluted/);
+        expect(published.steps2).toEqual([{}]);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
   describe('the note', () => {
     it('when the note is longer than 2,000 characters, then it is truncated to 2,000, not refused', async () => {
       const a = givenAccount(t);
