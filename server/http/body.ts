@@ -15,6 +15,7 @@ export interface BodyRules {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+const EXPECTS_CONTINUE = /^[ \t]*100-continue[ \t]*$/i;
 
 // fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD (which would store
 // text the client never sent). ignoreBOM keeps a byte order mark in the text, so JSON.parse
@@ -35,7 +36,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function readJsonBody(rules: BodyRules): RequestHandler {
   const maxDepth = rules.nesting.value;
   if (maxDepth === undefined) throw new Error('body-nesting-depth needs a value');
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const op = context(req).operation;
     if (!op) return next();
     rules.beforeBody?.(req);
@@ -47,6 +48,9 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
       });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > cap) return refuse(req, next, tooLarge());
+    // Every check that needs no body has passed: only now is the client invited to send it
+    // (http/server.ts leaves 100 Continue to this point).
+    if (EXPECTS_CONTINUE.test(req.headers.expect ?? '')) res.writeContinue();
 
     const chunks: Buffer[] = [];
     let size = 0;

@@ -11,7 +11,8 @@ const DOCS = join(ROOT, 'dist', 'docs');
  * /docs/fixtures, each one self-contained HTML file. The pages link to each other as
  * `../docs/<file>.html` and to the changelog as `../../CHANGELOG.md`: relative links that reach
  * the same files from dist/docs/ in a checkout and from these routes, so CHANGELOG.md is served
- * at the root.
+ * at the root. It is public on purpose: it is the contract's release notes, generated from the
+ * document the docs already publish, and holds nothing about the deployment or its data.
  */
 export function docsRouter(docsDir = DOCS, changelog = join(ROOT, 'CHANGELOG.md')): Router {
   const router = Router();
@@ -25,7 +26,8 @@ export function docsRouter(docsDir = DOCS, changelog = join(ROOT, 'CHANGELOG.md'
 function file(path: string, type: string): RequestHandler {
   return (_req, res) => {
     if (!existsSync(path)) {
-      res.status(404).type('text/plain').send('The reference docs are not built; run "npm run docs".\n');
+      // The API's own answer for a path with nothing behind it, like every other 404 of this server.
+      res.status(404).set('Cache-Control', 'no-store').json({ code: 'not_found', error: 'The reference docs are not built; run "npm run docs".' });
       return;
     }
     res.type(`${type}; charset=utf-8`).sendFile(path);
