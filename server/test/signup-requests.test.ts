@@ -18,6 +18,7 @@ import {
 } from './signup-support.js';
 import { deleteLogin, getLoginByLabel, readPassword, setPassword } from '../store/logins.js';
 import { removeKeyLogin } from '../store/keys.js';
+import { countPending } from '../store/signup-requests.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -163,6 +164,28 @@ describe('fileSignupRequest', () => {
         const [latest] = await links(t, a.accountId);
         await decide(t, latest!.token, 'deny');
       }
+    });
+
+    it('when email has whitespace of any Unicode kind or a control character, then 400 invalid_email and nothing is filed', async () => {
+      const a = signupAccount(t);
+      // Every White_Space character (U+0085, NEL, is the one the pattern's \s misses), then controls that are not whitespace.
+      const whitespace = ['\u0009', '\u000B', '\u0085', '\u00A0', '\u1680', '\u2000', '\u200A', '\u2028', '\u2029', '\u202F', '\u205F', '\u3000'];
+      const controls = ['\u0000', '\u001B', '\u007F', '\u0080', '\u009F'];
+      const pending = countPending(t.db, a.accountId, t.clock.now());
+      for (const c of [...whitespace, ...controls]) {
+        for (const email of [`ja${c}ne@example.com`, `jane@exa${c}mple.com`, `jane@example.com${c}`]) {
+          nextMinute(t);
+          const res = await file(t, a.key, { ...valid, email });
+          expect(res.status, JSON.stringify(email)).toBe(400);
+          const body = (await res.json()) as { code: string; error: string };
+          expect(body.code, JSON.stringify(email)).toBe('invalid_email');
+          expect(body.error).toMatch(/whitespace/);
+        }
+      }
+      expect(countPending(t.db, a.accountId, t.clock.now())).toBe(pending);
+      // Format characters are not whitespace: accepted, and shown visibly on the account holder's page.
+      nextMinute(t);
+      expect((await file(t, a.key, { ...valid, email: 'ja\u200Bne\u202E@example.com' })).status).toBe(202);
     });
 
     it('when username is under 4 characters or has a control character, then 400 invalid_username', async () => {
