@@ -11,10 +11,10 @@ import type { Exchange } from '../runner/exchange.js';
  */
 
 const LOOKUP_SLOTS = ['merchant', 'platform', 'signup', 'signupPlatform'];
-const INDEX_CACHE = 'public, max-age=300';
-const CONTRIBUTES = 'a public recipe contribution, which only a maintainer can remove';
+export const INDEX_CACHE = 'public, max-age=300';
+export const CONTRIBUTES = 'a public recipe contribution, which only a maintainer can remove';
 
-async function recipes(ctx: CaseContext, query?: Record<string, string> | string): Promise<Exchange> {
+export async function recipes(ctx: CaseContext, query?: Record<string, string> | string): Promise<Exchange> {
   const ex = await ctx.call('getRecipes', { query });
   ctx.expectStatus(ex, 200);
   return ex;
@@ -30,25 +30,25 @@ function expectFourNulls(ctx: CaseContext, ex: Exchange, what: string): void {
 }
 
 /** A merchant recipe of a fresh site: its key is the site, it serves `/checkout` on `www.<site>`. */
-function merchantRecipe(ctx: CaseContext, extra: Record<string, unknown> = {}) {
+export function merchantRecipe(ctx: CaseContext, extra: Record<string, unknown> = {}) {
   const site = ctx.site();
   return { key: site, kind: 'merchant', status: 'partial', platform: 'custom', match: { hosts: [`www.${site}`], paths: ['/checkout'] }, steps: [], ...extra };
 }
 
-async function submit(ctx: CaseContext, key: string, recipe: Record<string, unknown>, note = 'Completed a test checkout with this recipe.'): Promise<{ id: string; exchange: Exchange }> {
+export async function submit(ctx: CaseContext, key: string, recipe: Record<string, unknown>, note = 'Completed a test checkout with this recipe.'): Promise<{ id: string; exchange: Exchange }> {
   const ex = await ctx.call('submitRecipe', { key, json: { recipe, note, verificationRequested: true } });
   ctx.expectStatus(ex, 202);
   ctx.step(`submitted recipe ${String(recipe.key)}`);
   return { id: (ex.response.json as { id: string }).id, exchange: ex };
 }
 
-async function lookup(ctx: CaseContext, url: string): Promise<Record<string, Node>> {
+export async function lookup(ctx: CaseContext, url: string): Promise<Record<string, Node>> {
   const ex = await recipes(ctx, { url });
   expectCache(ctx, ex, 'no-store');
   return ex.response.json as Record<string, Node>;
 }
 
-async function indexEntry(ctx: CaseContext, key: string, full = false): Promise<Node | undefined> {
+export async function indexEntry(ctx: CaseContext, key: string, full = false): Promise<Node | undefined> {
   const ex = await recipes(ctx, full ? { full: '1' } : undefined);
   return (ex.response.json as { recipes: Node[] }).recipes.find((r: Node) => r.key === key);
 }
