@@ -78,8 +78,13 @@ interface LiveRecipe {
 
 interface RegistryView {
   live: LiveRecipe[];
-  /** The verified recipes that only a maintainer's merge may displace. */
-  verified: Recipe[];
+  verified: VerifiedRecipes;
+}
+
+/** The verified recipes that only a maintainer's merge may displace: their keys, and the hosts each kind serves. */
+export interface VerifiedRecipes {
+  keys: Set<string>;
+  hosts: Map<RecipeKind, Set<string>>;
 }
 
 /** Screening findings and maintainer decisions: fixed texts, the only words a verdict holds. */
@@ -164,7 +169,7 @@ export class RecipeRegistry {
       if (merged >= 0) reviewed.set(key, contributed(rows[merged]!));
       unreviewed.set(key, merged >= 0 ? rows.slice(0, merged) : rows);
     }
-    const verified = [...reviewed.values()].map((l) => l.recipe).filter((r) => r.status === 'verified');
+    const verified = verifiedRecipes([...reviewed.values()].map((l) => l.recipe).filter((r) => r.status === 'verified'));
     const live = new Map(reviewed);
     for (const [key, rows] of unreviewed) {
       for (const row of rows) {
@@ -355,7 +360,7 @@ export function screenSubmission(
   row: store.SubmissionRow,
   release: Release,
   live: LiveRecipe[],
-  verified: Recipe[],
+  verified: VerifiedRecipes,
 ): { outcome: Outcome; verdict: string[] } {
   const body = JSON.parse(row.body) as Recipe;
   const recipe = liveBody(row.body, row.live_status, row.evidence);
@@ -401,22 +406,35 @@ function contributed(row: store.ContributedRow): LiveRecipe {
   return { recipe: liveBody(row.body, row.status, row.evidence), registryVersion: SUBMISSION_VERSION, submissionId: row.submission_id };
 }
 
+export function verifiedRecipes(recipes: Recipe[]): VerifiedRecipes {
+  const verified: VerifiedRecipes = { keys: new Set(), hosts: new Map() };
+  for (const r of recipes) {
+    verified.keys.add(r.key);
+    let hosts = verified.hosts.get(r.kind);
+    if (!hosts) verified.hosts.set(r.kind, (hosts = new Set()));
+    for (const h of r.match?.hosts ?? []) {
+      const host = normalizeHost(h);
+      if (host !== null) hosts.add(host);
+    }
+  }
+  return verified;
+}
+
 /**
  * Whether a contribution would take a verified recipe's place: it has the key of one (the index
  * lists one recipe per key), or it is of the same kind and lists a host that one serves (the
  * host itself or its registrable domain is among the verified recipe's hosts), where it could
  * win the lookup by an exact host or a longer path.
  */
-export function displacesVerified(recipe: Recipe, verified: Recipe[]): boolean {
-  const hosts = (recipe.match?.hosts ?? []).map((h) => normalizeHost(h)).filter((h): h is string => h !== null);
-  return verified.some((v) => {
-    if (v.key === recipe.key) return true;
-    if (v.kind !== recipe.kind) return false;
-    const served = new Set((v.match?.hosts ?? []).map((h) => normalizeHost(h)).filter((h): h is string => h !== null));
-    return hosts.some((h) => {
-      const domain = registrableDomain(h);
-      return served.has(h) || (domain !== null && served.has(domain));
-    });
+export function displacesVerified(recipe: Recipe, verified: VerifiedRecipes): boolean {
+  if (verified.keys.has(recipe.key)) return true;
+  const served = verified.hosts.get(recipe.kind);
+  if (!served) return false;
+  return (recipe.match?.hosts ?? []).some((h) => {
+    const host = normalizeHost(h);
+    if (host === null) return false;
+    const domain = registrableDomain(host);
+    return served.has(host) || (domain !== null && served.has(domain));
   });
 }
 

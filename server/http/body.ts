@@ -170,7 +170,7 @@ function deeperThan(raw: Buffer, max: number): boolean {
 // republishes a stored body, ever meets it.
 const REFUSED_LIST = [...REFUSED_MEMBER_NAMES].join(', ');
 // Most bodies name none of them, and their text shows it (a name written with \u escapes aside).
-const MAY_NAME_REFUSED = /__proto__|constructor|prototype|\\u/;
+const MAY_NAME_REFUSED = new RegExp([...REFUSED_MEMBER_NAMES, '\\\\u'].join('|'));
 
 // The walks below recurse at most the nesting bound deep: the body was measured first.
 
@@ -182,12 +182,12 @@ function wellFormed(value: unknown): boolean {
 }
 
 /** Every member with a refused name, as the JSON Pointer of the member itself. */
-function namesRefused(value: unknown, at: string): { name: string; path: string }[] {
+function namesRefused(value: unknown, at: string): { path: string }[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => namesRefused(v, `${at}/${i}`));
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([k, v]) => {
     const path = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    return [...(REFUSED_MEMBER_NAMES.has(k) ? [{ name: k, path }] : []), ...namesRefused(v, path)];
+    return [...(REFUSED_MEMBER_NAMES.has(k) ? [{ path }] : []), ...namesRefused(v, path)];
   });
 }
 
