@@ -212,7 +212,8 @@ describe('the purchase page', () => {
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
     expect(text).toContain('<title>Approve the purchase at \u2068shop.acme[U+200B].com\u2069?</title>');
     expect(text).toContain('<dd><bdi>$5<span class="cp">U+202E</span>2.40</bdi></dd>');
-    expect(text).toContain('Approve at the declared total (\u2068$4[U+2066]8.90\u2069)');
+    expect(text).toContain('<h1>Approve the purchase at <bdi>shop.acme<span class="cp">U+200B</span>.com</bdi>?</h1>');
+    expect(text).toContain('Approve at the declared total (<bdi>$4<span class="cp">U+2066</span>8.90</bdi>)');
     expect(text.replace(/[\u2068\u2069]/g, '')).not.toMatch(/[\u202E\u200B\u2066]/);
   });
 
@@ -220,11 +221,12 @@ describe('the purchase page', () => {
     const a = signupAccount(t);
     const token = await hold(a.accountId, { kind: 'amount_mismatch', amount: '$52.40', merchant: 'shop.acme.com', declaredTotal: '$48.90' });
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
-    expect(text).toContain('<h1>Approve the purchase at \u2068shop.acme.com\u2069?</h1>');
+    expect(text).toContain('<title>Approve the purchase at \u2068shop.acme.com\u2069?</title>');
+    expect(text).toContain('<h1>Approve the purchase at <bdi>shop.acme.com</bdi>?</h1>');
     expect(text).toContain('<dt>Merchant</dt><dd><bdi>shop.acme.com</bdi></dd><dt>Amount on the page</dt><dd><bdi>$52.40</bdi></dd><dt>Declared total</dt><dd><bdi>$48.90</bdi></dd>');
     const buttons = [...text.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/g)].map((m) => [m[1], m[2]]);
     expect(buttons).toEqual([
-      [`${token}/decide`, '<input type="hidden" name="decision" value="approve"><input type="hidden" name="at" value="declared"><button type="submit" class="approve">Approve at the declared total (\u2068$48.90\u2069)</button>'],
+      [`${token}/decide`, '<input type="hidden" name="decision" value="approve"><input type="hidden" name="at" value="declared"><button type="submit" class="approve">Approve at the declared total (<bdi>$48.90</bdi>)</button>'],
       [`${token}/decide`, '<input type="hidden" name="decision" value="deny"><button type="submit" class="deny">Deny</button>'],
     ]);
     // The JSON answer is unchanged: the page's details are not part of it.
@@ -235,7 +237,7 @@ describe('the purchase page', () => {
     const a = signupAccount(t);
     const token = await hold(a.accountId, { amount: '$12.00', declaredTotal: '$11.00' });
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
-    expect(text).toContain('Approve at the page total (\u2068$12.00\u2069)');
+    expect(text).toContain('Approve at the page total (<bdi>$12.00</bdi>)');
     expect(text).not.toContain('declared total');
     expect(text).not.toContain('$11.00');
   });

@@ -70,7 +70,7 @@ export function userText(text: string): string {
   return `<bdi>${escapeHtml(text).replace(INVISIBLE, (c) => (c === ' ' ? c : `<span class="cp">${codePoint(c)}</span>`))}</bdi>`;
 }
 
-/** The same for plain text (a title, a button's label): first-strong isolates around it, code points in brackets. */
+/** The same for plain text (the page's `<title>`, which holds no markup): first-strong isolates around it, code points in brackets. */
 export function userTextPlain(text: string): string {
   return `\u2068${text.replace(INVISIBLE, (c) => (c === ' ' ? c : `[${codePoint(c)}]`))}\u2069`;
 }
@@ -102,13 +102,16 @@ ${body}
 `;
 }
 
-/** A form that posts one decision; `fields` become hidden inputs, so the page needs no script. */
+/**
+ * A form that posts one decision; `fields` become hidden inputs, so the page needs no script.
+ * `label` is markup, built with escapeHtml and userText, so a figure in it can be isolated.
+ */
 export function decisionForm(action: string | undefined, fields: Record<string, string>, label: string, kind: 'approve' | 'deny'): string {
   const inputs = Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
   const target = action === undefined ? '' : ` action="${escapeHtml(action)}"`;
-  return `<form method="post"${target}>${inputs}<button type="submit" class="${kind}">${escapeHtml(label)}</button></form>`;
+  return `<form method="post"${target}>${inputs}<button type="submit" class="${kind}">${label}</button></form>`;
 }
 
 export function sendPage(res: Response, status: number, html: string): void {

@@ -27,7 +27,7 @@ function details(hold: Hold): string {
   return `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
-const withFigure = (label: string, figure: string | undefined) => (figure ? `${label} (${userTextPlain(figure)})` : label);
+const withFigure = (label: string, figure: string | undefined) => (figure ? `${escapeHtml(label)} (${userText(figure)})` : escapeHtml(label));
 
 export function purchasePage(hold: Hold, token: string): string {
   const action = `${encodeURIComponent(token)}/decide`;
@@ -38,8 +38,10 @@ export function purchasePage(hold: Hold, token: string): string {
       : []),
     decisionForm(action, { decision: 'deny' }, 'Deny', 'deny'),
   ];
-  const title = hold.shown.merchant ? `Approve the purchase at ${userTextPlain(hold.shown.merchant)}?` : 'Approve the held purchase?';
-  return page(title, `<h1>${escapeHtml(title)}</h1>
+  const merchant = hold.shown.merchant;
+  const title = merchant ? `Approve the purchase at ${userTextPlain(merchant)}?` : 'Approve the held purchase?';
+  const heading = merchant ? `Approve the purchase at ${userText(merchant)}?` : escapeHtml(title);
+  return page(title, `<h1>${heading}</h1>
 <p>${escapeHtml(reason(hold))}</p>
 ${details(hold)}
 <div class="actions">${buttons.join('')}</div>`);
