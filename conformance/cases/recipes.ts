@@ -88,7 +88,9 @@ function readCases(): Case[] {
         const entries = (ex.response.json as { recipes: Node[] }).recipes;
         const withoutBody = entries.filter((e: Node) => typeof e.recipe !== 'object' || e.recipe === null).map((e: Node) => e.key);
         ctx.expectEqual(withoutBody, [], 'a recipe body on every entry with full=1 (keys without one):', { sections: ['2.2'] }, ex);
-        ctx.expectEqual(entries.map((e: Node) => e.key).sort(), index.recipes.map((e: Node) => e.key).sort(), 'the same recipes as the index:', {}, ex);
+        // Release recipes only: contributions of cases running beside this one come and go between the two reads.
+        const released = (list: Node[]) => list.filter((e: Node) => e.registryVersion !== 'submission').map((e: Node) => e.key).sort();
+        ctx.expectEqual(released(entries), released(index.recipes), "the same recipes as the index (the release's):", {}, ex);
       },
     }),
     defineCase({
@@ -160,9 +162,11 @@ function readCases(): Case[] {
       needs: {},
       costs: {},
       async run(ctx) {
+        // Release recipes only: contributions of cases running beside this one come and go between the two reads.
+        const released = (ex: Exchange) => (ex.response.json as { recipes: Node[] }).recipes.filter((e: Node) => e.registryVersion !== 'submission');
         const plain = await recipes(ctx);
         const extra = await recipes(ctx, 'page=2&sort=key&foo[]=bar');
-        ctx.expectEqual(extra.response.json, plain.response.json, 'the same index with unlisted parameters as without:', {}, extra);
+        ctx.expectEqual(released(extra), released(plain), "the same index with unlisted parameters as without (the release's recipes):", {}, extra);
         expectCache(ctx, extra, INDEX_CACHE);
       },
     }),
