@@ -92,7 +92,7 @@ export function createApp(options: AppOptions) {
   app.use(pages.headers);
   app.use(init!, ...metadata!, ...responses!);
   app.use(authenticate(options.db));
-  app.use(perMinuteLimits(limiter));
+  app.use(perMinuteLimits(limiter, { countRefused: config.countRefusedRequests }));
   app.use(
     readJsonBody({
       nesting: contract.limit('body-nesting-depth'),

@@ -6,11 +6,14 @@ export interface ServerConfig {
   adminToken?: string;
   /** Deployment settings: limit id (from the document's x-limits) → value replacing the default. */
   limitOverrides: Record<string, number>;
+  /** The other reading of section 8.1 item 4: a request refused after the per-minute count stays counted (http/rate-limits.ts). */
+  countRefusedRequests: boolean;
 }
 
 export const defaultConfig: ServerConfig = {
   validateResponses: true,
   limitOverrides: {},
+  countRefusedRequests: false,
 };
 
 /** Parses VAULT_LIMITS, e.g. `credential-changes-per-account=40,catalog-per-key=100000`. */

@@ -68,6 +68,10 @@ try {
   fail((e as Error).message);
 }
 
+// VAULT_COUNT_REFUSED_REQUESTS=1: the other reading of section 8.1 item 4 (http/rate-limits.ts).
+const countRefused = env.VAULT_COUNT_REFUSED_REQUESTS ?? '0';
+if (countRefused !== '0' && countRefused !== '1') fail(`VAULT_COUNT_REFUSED_REQUESTS must be "0" or "1", got "${countRefused}"`);
+
 // VAULT_CLOCK=manual (from now) or manual:<ISO time>: time moves only through the fixture surface.
 const clockSetting = env.VAULT_CLOCK ?? 'real';
 const manualStart = clockSetting.startsWith('manual:') ? Date.parse(clockSetting.slice('manual:'.length)) : Date.now();
@@ -132,6 +136,7 @@ const app = createApp({
     validateResponses: env.VAULT_VALIDATE_RESPONSES !== '0',
     adminToken,
     limitOverrides,
+    countRefusedRequests: countRefused === '1',
   },
 });
 

@@ -83,6 +83,11 @@ export interface paths {
          *     best covering `platform` (`signup-platform`) recipe, so a hosted checkout page
          *     fills `platform` alone.
          *
+         *     A contribution no maintainer has merged never takes a verified recipe's place: while
+         *     it has the key of a verified recipe, or lists a host that a verified recipe of its
+         *     kind serves, it is held back, neither listed nor served, and the verified recipe
+         *     (for its key, the key's previous version) keeps serving (see `submitRecipe`).
+         *
          *     This operation has no errors of its own: an unlisted query parameter (`url[]`
          *     included) is ignored, any value is accepted as sent, and an empty `url` gives four
          *     `null` slots. Only the server's HTTP layer can refuse the request (408, 431).
@@ -93,7 +98,9 @@ export interface paths {
          * Contribute a recipe
          * @description Submits a recipe to the registry, either the recipe object alone or a wrapper
          *     `{recipe, note, verificationRequested}`. Member names starting with `$` are
-         *     removed, at every depth, when the body is parsed. The answer is 202 with the
+         *     removed, at every depth, when the body is parsed; a member named `__proto__`,
+         *     `constructor` or `prototype`, at any depth, is refused (400 `invalid_recipe`, each
+         *     listed in `errors`), so none is ever stored or published. The answer is 202 with the
          *     submission id and status `pending`; read the verdict with
          *     `GET /v1/recipes/submissions/{id}`.
          *
@@ -105,7 +112,7 @@ export interface paths {
          *     `verdict` (the first text is always "Recipe body is well formed."), and the
          *     status is the most severe outcome among them (`rejected`, then `needs_human`,
          *     then `approved`). A `rejected` recipe leaves the registry and the key's previous
-         *     version serves again; the others stay live.
+         *     version serves again; the others stay live, except a held-back one (below).
          *
          *     | Rule | Applies to | Text in `verdict` | Outcome |
          *     | - | - | - | - |
@@ -115,7 +122,7 @@ export interface paths {
          *     | No `match` | merchant, signup | The recipe has no match, so no page lookup returns it; it is listed in the index only. | approved |
          *     | Names a platform no live recipe of the right kind has (`custom` is always fine) | merchant, signup | The recipe names a platform recipe that the registry does not have. | needs_human |
          *     | Its key belongs to a recipe of another kind | all | The recipe key belongs to a recipe of another kind. | needs_human |
-         *     | A verified recipe of the same kind has the same key or shares a match host | all | The recipe covers a host or key that a verified recipe already serves. | needs_human |
+         *     | A verified recipe has the same key, or a verified recipe of the same kind serves one of its match hosts (lists the host or its registrable domain) | all | The recipe covers a host or key that a verified recipe already serves. | needs_human, and held back |
          *     | `verificationRequested: true` | all | Verification claimed; a maintainer reviews the note before setting verified. | needs_human |
          *     | Submitted status `verified` | all | Submitted as verified; live as unverified, since only a maintainer sets verified. | approved |
          *     | The body carries `evidence` | all | The evidence member of the recipe is not published; only a maintainer publishes evidence, from the note. | approved |
@@ -124,6 +131,18 @@ export interface paths {
          *     A maintainer's decision adds one of: "A maintainer merged the recipe.", "A
          *     maintainer verified the recipe and published its note as evidence.", "A
          *     maintainer verified the recipe." (no note), "A maintainer rejected the recipe."
+         *
+         *     **Verified recipes come first.** The specification makes a contribution live at its
+         *     submitted status and lets only a maintainer set `verified`; it does not let an
+         *     unreviewed contribution take a verified recipe's place, and this server does not.
+         *     The verified recipes are the release's and those a maintainer verified. A
+         *     contribution a maintainer has not merged that has the key of a verified recipe, or
+         *     is of the same kind and lists a host a verified recipe serves (the host, or its
+         *     registrable domain, is among that recipe's `match.hosts`), is accepted (202, and it
+         *     counts toward the budget) but held back: the index, `full=1` and every lookup keep
+         *     serving the verified recipe, and for its key the key's previous version, until a
+         *     maintainer merges it. So no cache keeps a displaced verified recipe for the index's
+         *     five minutes. A contribution that displaces nothing verified is live at once.
          *
          *     `verificationRequested: true` claims that a real purchase (or, for a signup
          *     recipe, an account creation) succeeded, and needs a non-empty `note`. The recipe
@@ -1225,7 +1244,9 @@ export interface components {
             /**
              * @description The one email address the login signs up with: 4 to 254 characters, exactly one
              *     `@`, no whitespace (otherwise 400 `invalid_email`). A pre-approved site completes
-             *     at once only for the exact email saved with it.
+             *     at once only for the exact email saved with it. Whitespace is every Unicode
+             *     White_Space character (U+0085 too, which the pattern's `\s` misses), and control
+             *     characters (NUL, ESC, DEL, the C1 controls) are refused as well; the service checks both.
              */
             email: string;
             /** @description Only when the site already accepted it; at least 4 characters, no control characters (otherwise 400 `invalid_username`). */
@@ -1990,7 +2011,8 @@ export interface operations {
              * @description The body is not JSON text in UTF-8 (or nests deeper than 64 levels) or misses
              *     `website` or `email` (`bad_request`); `website` is not a host name that is a
              *     registrable domain (`invalid_website`); `email` is not one address of 4 to
-             *     254 characters with one `@` and no whitespace (`invalid_email`); `username` is
+             *     254 characters with one `@` and no whitespace of any Unicode kind, or has a control
+             *     character (`invalid_email`); `username` is
              *     under 4 characters or contains control characters (`invalid_username`);
              *     `maxLength` is below 12 (`password_too_short`); `minLength` is above 64 or above
              *     `maxLength`, a length is not a whole number, or `symbols` has none of the safe

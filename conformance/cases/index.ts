@@ -3,15 +3,19 @@ import type { Case } from '../runner/case.js';
 import type { Catalogue } from '../runner/conformance.js';
 import { INELIGIBLE } from './ineligible.js';
 import { authCases } from './auth.js';
+import { authSchemeCases } from './auth-scheme.js';
 import { catalogCases } from './catalog.js';
 import { catalogLimitCases } from './catalog-limits.js';
 import { recipeCases } from './recipes.js';
+import { recipePrecedenceCases } from './recipes-precedence.js';
+import { storedMemberCases } from './stored-members.js';
 import { linkCases } from './links.js';
 import { retiredCases } from './retired.js';
 import { proxyCases } from './proxy.js';
 import { httpLayerCases } from './http-layer.js';
 import { bodyCases } from './bodies.js';
 import { signupFilingCases } from './signup-filing.js';
+import { signupCharacterCases } from './signup-characters.js';
 import { signupPollingCases } from './signup-polling.js';
 import { signupPolicyCases } from './signup-policy.js';
 import { signupPreapprovalCases } from './signup-preapproval.js';
@@ -23,7 +27,7 @@ import { signupBudgetCases } from './signup-budget.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases(), ...signupBudgetCases()];
+  return [...authCases(doc), ...authSchemeCases(), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...recipePrecedenceCases(), ...storedMemberCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupCharacterCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases(), ...signupBudgetCases()];
 }
 
 /** The catalogue as the runner takes it. */

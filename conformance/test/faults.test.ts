@@ -180,7 +180,7 @@ describe('the runner against a tampered deployment', () => {
     };
     const only = ['getTokenCatalog/url-narrows-to-the-page', 'getTokenCatalog/no-stored-secret-returned', 'getTokenCatalog/whole-catalog-without-filter', 'getTokenCatalog/auth-*'];
     await runThrough(fault, only, (run) => {
-      expectOnly(run, ['getTokenCatalog/no-stored-secret-returned', 'getTokenCatalog/url-narrows-to-the-page', 'getTokenCatalog/whole-catalog-without-filter']);
+      expectOnly(run, ['getTokenCatalog/auth-scheme-any-case', 'getTokenCatalog/no-stored-secret-returned', 'getTokenCatalog/url-narrows-to-the-page', 'getTokenCatalog/whole-catalog-without-filter']);
       expect(run.output).toMatch(/Received {2}a (card number in the body \(as stored\)|password in the header x-trace \(base64\))/);
       expect(run.output).not.toContain(secrets.card!);
     });
@@ -202,7 +202,7 @@ describe('the runner against a tampered deployment', () => {
     };
     const only = ['getTokenCatalog/url-narrows-to-the-page', 'getTokenCatalog/no-stored-secret-returned', 'getTokenCatalog/whole-catalog-without-filter', 'getTokenCatalog/auth-*'];
     await runThrough(fault, only, (run) => {
-      expectOnly(run, ['getTokenCatalog/no-stored-secret-returned', 'getTokenCatalog/url-narrows-to-the-page', 'getTokenCatalog/whole-catalog-without-filter']);
+      expectOnly(run, ['getTokenCatalog/auth-scheme-any-case', 'getTokenCatalog/no-stored-secret-returned', 'getTokenCatalog/url-narrows-to-the-page', 'getTokenCatalog/whole-catalog-without-filter']);
       expect(run.output).toContain('Received  a card number in the body (as stored)');
       expect(run.output).not.toContain(secrets.card!);
     });

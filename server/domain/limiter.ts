@@ -21,11 +21,21 @@ const REFUSAL_MESSAGES: Record<string, string> = {
   daily_limit: "The account's credential-change budget for this 24-hour window is spent.",
 };
 
+/**
+ * What one charge counted, to take back (`Limiter.refund`) when the request it counted is refused
+ * after all: section 8.1 item 4, "a refused request records nothing".
+ */
+export interface Counted {
+  readonly undo: () => void;
+}
+
 interface QueuedCharge {
   checks: LimitCheck[];
-  resolve(): void;
+  resolve(counted: Counted): void;
   reject(err: unknown): void;
 }
+
+type Queued = QueuedCharge | Counted;
 
 /** How often the limiter drops counters that no window can read any more. */
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
@@ -36,7 +46,7 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * transaction, so concurrent requests and other processes on the same file serialise.
  */
 export class Limiter {
-  private queue: QueuedCharge[] = [];
+  private queue: Queued[] = [];
   private prunedAt = Number.NEGATIVE_INFINITY;
   /** The longest window of any limit: counters older than this can no longer count. */
   private readonly longestWindowMs: number;
@@ -67,39 +77,52 @@ export class Limiter {
    * answer it would get alone. Only the commit is shared, and the commit is most of what a charge
    * costs. The promise settles after the commit, so an answered request has been counted.
    */
-  consume(checks: LimitCheck[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.queue.push({ checks, resolve, reject }) === 1) setImmediate(() => this.flush());
-    });
+  consume(checks: LimitCheck[]): Promise<Counted> {
+    return new Promise((resolve, reject) => this.enqueue({ checks, resolve, reject }));
+  }
+
+  /**
+   * Takes back what a charge counted, in the next group commit. Queued behind every charge that
+   * arrived before it, so a request sent after a refusal was answered sees it taken back.
+   */
+  refund(counted: Counted): void {
+    this.enqueue(counted);
+  }
+
+  private enqueue(item: Queued): void {
+    if (this.queue.push(item) === 1) setImmediate(() => this.flush());
   }
 
   private flush(): void {
     const batch = this.queue;
     this.queue = [];
-    const refusals = new Map<QueuedCharge, ApiError>();
+    const settled = new Map<QueuedCharge, Counted | ApiError>();
     try {
       this.db
         .transaction(() => {
           this.pruneNowAndThen();
-          for (const charge of batch) {
+          for (const item of batch) {
+            if (!('checks' in item)) {
+              item.undo();
+              continue;
+            }
             try {
-              this.consumeInTransaction(charge.checks);
+              settled.set(item, this.consumeInTransaction(item.checks));
             } catch (err) {
               // A refusal throws before anything is counted; anything else ends the whole batch.
               if (!(err instanceof ApiError)) throw err;
-              refusals.set(charge, err);
+              settled.set(item, err);
             }
           }
         })
         .immediate();
     } catch (err) {
-      for (const charge of batch) charge.reject(err);
+      for (const item of batch) if ('checks' in item) item.reject(err);
       return;
     }
-    for (const charge of batch) {
-      const refusal = refusals.get(charge);
-      if (refusal) charge.reject(refusal);
-      else charge.resolve();
+    for (const [charge, outcome] of settled) {
+      if (outcome instanceof ApiError) charge.reject(outcome);
+      else charge.resolve(outcome);
     }
   }
 
@@ -111,13 +134,14 @@ export class Limiter {
   }
 
   /** For callers that charge a budget inside their own write transaction. */
-  consumeInTransaction(checks: LimitCheck[], by = 1): void {
+  consumeInTransaction(checks: LimitCheck[], by = 1): Counted {
     const now = this.clock.now();
     const plans = checks.map((c) => this.plan(c, now));
     for (const p of plans) {
       if (p.used + by > p.max) throw this.refusal(p.check.limit, p.retryAt, now);
     }
     for (const p of plans) p.charge(by);
+    return { undo: () => plans.forEach((p) => p.uncharge(by)) };
   }
 
   /** Whether `by` more would fit, without counting. */
@@ -143,6 +167,7 @@ export class Limiter {
         used: counters.windowCount(this.db, limit.id, subject, start),
         retryAt: start + span,
         charge: (by: number) => counters.addToWindow(this.db, limit.id, subject, start, by),
+        uncharge: (by: number) => counters.subtractFromWindow(this.db, limit.id, subject, start, by),
       };
     }
     if (window.type === 'anchored') {
@@ -155,6 +180,7 @@ export class Limiter {
         used: live ? counters.windowCount(this.db, limit.id, subject, start) : 0,
         retryAt: start + span,
         charge: (by: number) => counters.addToWindow(this.db, limit.id, subject, start, by),
+        uncharge: (by: number) => counters.subtractFromWindow(this.db, limit.id, subject, start, by),
       };
     }
     const since = now - span;
@@ -166,6 +192,9 @@ export class Limiter {
       retryAt: (oldest ?? now) + span,
       charge: (by: number) => {
         for (let i = 0; i < by; i++) counters.addEvent(this.db, limit.id, subject, now);
+      },
+      uncharge: (by: number) => {
+        for (let i = 0; i < by; i++) counters.removeEvent(this.db, limit.id, subject, now);
       },
     };
   }

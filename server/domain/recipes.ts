@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { Limiter } from './limiter.js';
 import { ApiError } from './errors.js';
 import { registrableDomain } from './sites.js';
+import { parseWithoutRefusedNames } from './member-names.js';
 import { cachedRead } from '../store/read-cache.js';
 import {
   CUSTOM_PLATFORM,
@@ -75,6 +76,17 @@ interface LiveRecipe {
   submissionId?: string;
 }
 
+interface RegistryView {
+  live: LiveRecipe[];
+  verified: VerifiedRecipes;
+}
+
+/** The verified recipes that only a maintainer's merge may displace: their keys, and the hosts each kind serves. */
+export interface VerifiedRecipes {
+  keys: Set<string>;
+  hosts: Map<RecipeKind, Set<string>>;
+}
+
 /** Screening findings and maintainer decisions: fixed texts, the only words a verdict holds. */
 export const VERDICT = {
   wellFormed: 'Recipe body is well formed.',
@@ -123,21 +135,51 @@ export class RecipeRegistry {
   }
 
   /**
-   * Every live recipe by key: the release's, each replaced by the live contribution of its key.
-   * Kept until a write may have changed the contributions (store/read-cache.ts), so a lookup reads
-   * and parses nothing while they are unchanged. Callers never change what it returns.
+   * Every live recipe by key (see view()). Kept until a write may have changed the contributions
+   * (store/read-cache.ts), so a lookup reads and parses nothing while they are unchanged. Callers
+   * never change what it returns.
    */
   live(): LiveRecipe[] {
-    return cachedRead(this.deps.db, 'recipes:live', () => this.readLive());
+    return this.view().live;
   }
 
-  private readLive(): LiveRecipe[] {
-    const byKey = new Map<string, LiveRecipe>();
-    for (const recipe of this.release.recipes) byKey.set(recipe.key, { recipe, registryVersion: this.release.registryVersion });
-    for (const row of store.liveContributions(this.deps.db)) {
-      byKey.set(row.key, { recipe: liveBody(row.body, row.status, row.evidence), registryVersion: SUBMISSION_VERSION, submissionId: row.submission_id });
+  private view(): RegistryView {
+    return cachedRead(this.deps.db, 'recipes:live', () => this.readView());
+  }
+
+  /**
+   * The reviewed recipes first: the release, each key replaced by its newest merged contribution;
+   * the verified ones among them are the recipes no contribution may displace unreviewed. Then,
+   * per key, the newest contribution after the merged one that displaces no verified recipe (its
+   * key, or a host one serves) is live; one that would is held back until a maintainer merges it,
+   * and the key's previous version serves meanwhile.
+   */
+  private readView(): RegistryView {
+    const reviewed = new Map<string, LiveRecipe>();
+    for (const recipe of this.release.recipes) reviewed.set(recipe.key, { recipe, registryVersion: this.release.registryVersion });
+    const byKey = new Map<string, store.ContributedRow[]>();
+    for (const row of store.contributions(this.deps.db)) {
+      const rows = byKey.get(row.key);
+      if (rows) rows.push(row);
+      else byKey.set(row.key, [row]);
     }
-    return [...byKey.values()].sort((a, b) => compareText(a.recipe.key, b.recipe.key));
+    const unreviewed = new Map<string, store.ContributedRow[]>();
+    for (const [key, rows] of byKey) {
+      const merged = rows.findIndex((r) => r.reviewed === 1);
+      if (merged >= 0) reviewed.set(key, contributed(rows[merged]!));
+      unreviewed.set(key, merged >= 0 ? rows.slice(0, merged) : rows);
+    }
+    const verified = verifiedRecipes([...reviewed.values()].map((l) => l.recipe).filter((r) => r.status === 'verified'));
+    const live = new Map(reviewed);
+    for (const [key, rows] of unreviewed) {
+      for (const row of rows) {
+        const candidate = contributed(row);
+        if (displacesVerified(candidate.recipe, verified)) continue;
+        live.set(key, candidate);
+        break;
+      }
+    }
+    return { live: [...live.values()].sort((a, b) => compareText(a.recipe.key, b.recipe.key)), verified };
   }
 
   /** GET /v1/recipes without `url`: every live recipe, with its body when `full`. */
@@ -213,7 +255,8 @@ export class RecipeRegistry {
     db.transaction(() => {
       const row = store.getSubmission(db, id);
       if (!row || row.status !== 'pending') return;
-      const { outcome, verdict } = screenSubmission(row, this.release, this.live(), store.verifiedContributions(db, id).map((r) => liveBody(r.body, r.live_status, r.evidence)));
+      const { live, verified } = this.view();
+      const { outcome, verdict } = screenSubmission(row, this.release, live, verified);
       store.finishScreening(db, id, outcome, verdict);
     }).immediate();
   }
@@ -317,7 +360,7 @@ export function screenSubmission(
   row: store.SubmissionRow,
   release: Release,
   live: LiveRecipe[],
-  verifiedContributions: Recipe[],
+  verified: VerifiedRecipes,
 ): { outcome: Outcome; verdict: string[] } {
   const body = JSON.parse(row.body) as Recipe;
   const recipe = liveBody(row.body, row.live_status, row.evidence);
@@ -342,11 +385,7 @@ export function screenSubmission(
   const sameKey = [...release.recipes, ...others].filter((r) => r.key === recipe.key);
   if (sameKey.some((r) => r.kind !== recipe.kind)) findings.push(['needs_human', VERDICT.kindChanged]);
 
-  const hosts = new Set((recipe.match?.hosts ?? []).map((h) => normalizeHost(h)));
-  const verified = [...release.recipes, ...verifiedContributions].filter((r) => r.status === 'verified' && r.kind === recipe.kind);
-  if (verified.some((r) => r.key === recipe.key || (r.match?.hosts ?? []).some((h) => hosts.has(normalizeHost(h))))) {
-    findings.push(['needs_human', VERDICT.coversVerified]);
-  }
+  if (displacesVerified(recipe, verified)) findings.push(['needs_human', VERDICT.coversVerified]);
 
   if (row.verification_requested === 1) findings.push(['needs_human', VERDICT.verificationClaimed]);
   if (body.status === 'verified') findings.push(['approved', VERDICT.verifiedDowngraded]);
@@ -359,8 +398,44 @@ export function screenSubmission(
 
 /** A contribution as it is live: the submitted body at its live status, evidence only a maintainer's. */
 function liveBody(json: string, status: string, evidence: string | null): Recipe {
-  const { evidence: _submitted, ...body } = JSON.parse(json) as Recipe;
+  const { evidence: _submitted, ...body } = parseWithoutRefusedNames(json) as Recipe;
   return { ...body, status: status as RecipeStatus, ...(evidence !== null ? { evidence } : {}) };
+}
+
+function contributed(row: store.ContributedRow): LiveRecipe {
+  return { recipe: liveBody(row.body, row.status, row.evidence), registryVersion: SUBMISSION_VERSION, submissionId: row.submission_id };
+}
+
+export function verifiedRecipes(recipes: Recipe[]): VerifiedRecipes {
+  const verified: VerifiedRecipes = { keys: new Set(), hosts: new Map() };
+  for (const r of recipes) {
+    verified.keys.add(r.key);
+    let hosts = verified.hosts.get(r.kind);
+    if (!hosts) verified.hosts.set(r.kind, (hosts = new Set()));
+    for (const h of r.match?.hosts ?? []) {
+      const host = normalizeHost(h);
+      if (host !== null) hosts.add(host);
+    }
+  }
+  return verified;
+}
+
+/**
+ * Whether a contribution would take a verified recipe's place: it has the key of one (the index
+ * lists one recipe per key), or it is of the same kind and lists a host that one serves (the
+ * host itself or its registrable domain is among the verified recipe's hosts), where it could
+ * win the lookup by an exact host or a longer path.
+ */
+export function displacesVerified(recipe: Recipe, verified: VerifiedRecipes): boolean {
+  if (verified.keys.has(recipe.key)) return true;
+  const served = verified.hosts.get(recipe.kind);
+  if (!served) return false;
+  return (recipe.match?.hosts ?? []).some((h) => {
+    const host = normalizeHost(h);
+    if (host === null) return false;
+    const domain = registrableDomain(host);
+    return served.has(host) || (domain !== null && served.has(domain));
+  });
 }
 
 function entryOf(l: LiveRecipe, full: boolean): IndexEntry {

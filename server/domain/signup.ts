@@ -73,6 +73,11 @@ export function effectiveStatus(row: requests.SignupRequestRow, now: number): Si
   return row.status === 'pending' && now >= row.expires_at ? 'expired' : row.status;
 }
 
+// The document's pattern reads "no whitespace" as `\s`, which misses U+0085 (NEL); the email's
+// description asks for no whitespace in any Unicode sense and no control characters (NUL, ESC, DEL
+// and the C1 controls), which no address syntax admits. This is the check of that sentence.
+const NOT_IN_AN_EMAIL = /[\p{White_Space}\p{Cc}]/u;
+
 /** POST /v1/logins/requests. The body has passed the document's validation (email, username). */
 export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
   // Stored, compared (pre-approvals, labels, the catalog) and returned in its normal form.
@@ -80,8 +85,11 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
   if (website === null) {
     throw new ApiError(400, 'invalid_website', 'website must be the registrable domain of the site as a host name, for example "example.com" or "example.co.uk".');
   }
-  const rules = readPasswordRules(body, passwordLength(deps.contract));
   const email = body.email as string;
+  if (NOT_IN_AN_EMAIL.test(email)) {
+    throw new ApiError(400, 'invalid_email', 'email must be one address of 4 to 254 characters with one @, no whitespace of any kind (U+0085 included) and no control characters.');
+  }
+  const rules = readPasswordRules(body, passwordLength(deps.contract));
   const username = typeof body.username === 'string' ? body.username : null;
   const { db, sealer } = deps;
 

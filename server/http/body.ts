@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { LimitDef, Operation } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
+import { REFUSED_MEMBER_NAMES } from '../domain/member-names.js';
 import { context } from './context.js';
 
 /** The rules every JSON body follows, whatever the operation (the document's "Request bodies"). */
@@ -14,6 +15,7 @@ export interface BodyRules {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+const EXPECTS_CONTINUE = /^[ \t]*100-continue[ \t]*$/i;
 
 // fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD (which would store
 // text the client never sent). ignoreBOM keeps a byte order mark in the text, so JSON.parse
@@ -34,7 +36,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function readJsonBody(rules: BodyRules): RequestHandler {
   const maxDepth = rules.nesting.value;
   if (maxDepth === undefined) throw new Error('body-nesting-depth needs a value');
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const op = context(req).operation;
     if (!op) return next();
     rules.beforeBody?.(req);
@@ -46,6 +48,9 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
       });
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > cap) return refuse(req, next, tooLarge());
+    // Every check that needs no body has passed: only now is the client invited to send it
+    // (http/server.ts leaves 100 Continue to this point).
+    if (EXPECTS_CONTINUE.test(req.headers.expect ?? '')) res.writeContinue();
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -106,6 +111,12 @@ function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined,
     throw refuse('The request body is not valid JSON.');
   }
   if (!wellFormed(value)) throw refuse('The request body has a string with half of a surrogate pair, which is not a character.');
+  const refusedNames = MAY_NAME_REFUSED.test(text) ? namesRefused(value, '') : [];
+  if (refusedNames.length > 0) {
+    const shown = refusedNames.slice(0, 5).map((p) => p.path).join(', ') + (refusedNames.length > 5 ? ` and ${refusedNames.length - 5} more` : '');
+    const sentence = `The request body has a member named ${REFUSED_LIST.replace(/, (?=[^,]*$)/, ' or ')} (at ${shown}), names this server refuses.`;
+    throw new ApiError(400, code, sentence, code === 'invalid_recipe' ? { errors: refusedNames.map((p) => ({ path: p.path, message: `is a member name this server refuses (${REFUSED_LIST})` })) } : {});
+  }
   return removedPrefix ? strip(value, removedPrefix) : value;
 }
 
@@ -155,6 +166,12 @@ function deeperThan(raw: Buffer, max: number): boolean {
   return false;
 }
 
+// A body that names one of these members is refused, so no later reader, and no answer that
+// republishes a stored body, ever meets it.
+const REFUSED_LIST = [...REFUSED_MEMBER_NAMES].join(', ');
+// Most bodies name none of them, and their text shows it (a name written with \u escapes aside).
+const MAY_NAME_REFUSED = new RegExp([...REFUSED_MEMBER_NAMES, '\\\\u'].join('|'));
+
 // The walks below recurse at most the nesting bound deep: the body was measured first.
 
 function wellFormed(value: unknown): boolean {
@@ -162,6 +179,16 @@ function wellFormed(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(wellFormed);
   if (value === null || typeof value !== 'object') return true;
   return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v));
+}
+
+/** Every member with a refused name, as the JSON Pointer of the member itself. */
+function namesRefused(value: unknown, at: string): { path: string }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => namesRefused(v, `${at}/${i}`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const path = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    return [...(REFUSED_MEMBER_NAMES.has(k) ? [{ path }] : []), ...namesRefused(v, path)];
+  });
 }
 
 function strip(value: unknown, prefix: string): unknown {

@@ -13,7 +13,8 @@ const DOCS = join(DIST, 'docs');
  * /docs/fixtures, each one self-contained HTML file, and their icon at /favicon.ico. The pages link
  * to each other as `../docs/<file>.html` and to the changelog as `../../CHANGELOG.md`: relative links
  * that reach the same files from dist/docs/ in a checkout and from these routes, so CHANGELOG.md is
- * served at the root.
+ * served at the root. It is public on purpose: it is the contract's release notes, generated from
+ * the document the docs already publish, and holds nothing about the deployment or its data.
  *
  * A page names the document's default base URL (in its servers panel, its prose and its samples'
  * VAULT_API_URL); served here, it names this server's origin instead, from the request's Host, so
@@ -76,5 +77,6 @@ function file(path: string, type: string): RequestHandler {
 }
 
 function notBuilt(res: Parameters<RequestHandler>[1]): void {
-  res.status(404).type('text/plain').send('The reference docs are not built; run "npm run docs".\n');
+  // The API's own answer for a path with nothing behind it, like every other 404 of this server.
+  res.status(404).set('Cache-Control', 'no-store').json({ code: 'not_found', error: 'The reference docs are not built; run "npm run docs".' });
 }

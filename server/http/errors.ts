@@ -29,6 +29,9 @@ function isValidatorError(err: unknown): err is ValidatorError {
 export function errorHandler(contract: Contract, log: (line: Record<string, unknown>) => void, pages?: Pages): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const op = context(req).operation;
+    // An answer outside every operation (an unknown path, a method a path does not have) describes
+    // only this request: nothing may keep it.
+    if (!op && !res.headersSent) res.setHeader('Cache-Control', 'no-store');
     const send = (res: Response, status: number, body: { code: string; error: string } & Record<string, unknown>) => {
       // A browser on an account-holder link reads the same refusal as a page.
       if (pages?.wanted(req, status) && !res.headersSent) {
@@ -78,7 +81,11 @@ function sendJson(res: Response, status: number, body: Record<string, unknown>) 
   if (res.headersSent) return res.end();
   closeIfUnread(res);
   // Response validation is for what handlers return; an error body is built here from the document's codes.
-  res.status(status).type('application/json').end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  // Set here, not left to Node, which sends no Content-Length on an answer to HEAD (RFC 9110
+  // section 9.3.2: the length the GET answer would have).
+  res.status(status).type('application/json').setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 // Refused before its body was read (an unknown link, a missing key, a body over the cap): the

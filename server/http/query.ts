@@ -12,7 +12,10 @@ import { parse } from 'node:querystring';
  */
 export function parseQuery(text: string): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parse(text))) {
+  // Every parameter is read: node:querystring stops at 1,000 by default, which would silently drop
+  // a `url` sent after 1,000 others and widen the filter to everything. The header cap bounds the
+  // count (a 16 KB request line holds a few thousand).
+  for (const [name, value] of Object.entries(parse(text, undefined, undefined, { maxKeys: 0 }))) {
     if (name.includes('[')) continue;
     query[name] = typeof value === 'string' ? value : '';
   }

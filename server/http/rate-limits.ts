@@ -2,19 +2,35 @@ import type { RequestHandler } from 'express';
 import type { Limiter, LimitCheck } from '../domain/limiter.js';
 import { context } from './context.js';
 
+export interface PerMinuteSettings {
+  /**
+   * Whether a request refused after it was counted (a 400 filing, a 409 rotation) stays counted.
+   * The reference reads section 8.1 item 4, "a refused request records nothing", as covering every
+   * refusal, and takes the count back (false); a deployment may read section 8.3's "filing a request
+   * counts" as covering refused filings too (true, VAULT_COUNT_REFUSED_REQUESTS=1).
+   */
+  countRefused: boolean;
+}
+
 /**
  * The per-minute limits of section 8.3 count requests (catalog reads, login writes), so they are
- * applied here, before the body is read. The other windows (submissions, credential changes,
- * pre-approved signups) count writes and are charged by the domain inside the write.
+ * applied here, before the body is read. A request answered with an error after that is taken
+ * back off the count, unless the deployment counts refused requests. The other windows
+ * (submissions, credential changes, pre-approved signups) count writes and are charged by the
+ * domain inside the write, so a refusal there rolls back with it.
  */
-export function perMinuteLimits(limiter: Limiter): RequestHandler {
-  return async (req, _res, next) => {
+export function perMinuteLimits(limiter: Limiter, settings: PerMinuteSettings = { countRefused: false }): RequestHandler {
+  return async (req, res, next) => {
     const { operation, key } = context(req);
     if (!operation || !key) return next();
     const checks: LimitCheck[] = operation.limits
       .filter((l) => l.kind === 'rate' && l.window?.type === 'fixed')
       .map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
-    if (checks.length > 0) await limiter.consume(checks);
+    if (checks.length > 0) {
+      const counted = await limiter.consume(checks);
+      // While the request is in flight it holds its place, so concurrent requests never pass the limit.
+      if (!settings.countRefused) res.once('finish', () => res.statusCode >= 400 && limiter.refund(counted));
+    }
     next();
   };
 }

@@ -8,7 +8,8 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
  * The HTTP server around the app: the timeouts and header cap of the document's root `x-limits`,
  * and a JSON `{code, error}` for every answer Node's HTTP layer would otherwise give on its own
  * (a bare 400, 408 or 431 with no body, a dropped CONNECT, a 417 for an unknown `Expect`, a bare
- * 400 for a missing Host), so that no answer of this server is outside the document.
+ * 400 for a missing Host, a 100 Continue before any check), so that no answer of this server is
+ * outside the document.
  */
 
 export interface HttpSettings {
@@ -32,6 +33,9 @@ export function httpSettings(contract: Contract, overrides: Record<string, numbe
     keepAliveTimeoutMs: value('keep-alive-timeout') * 1000,
   };
 }
+
+// The one transfer coding implemented (Node's parser decodes it), case-insensitive (RFC 9112 section 7).
+const CHUNKED_ONLY = /^[ \t]*chunked[ \t]*$/i;
 
 // How often Node looks for requests past their timeouts; a timeout fires up to this much late.
 const TIMEOUT_CHECK_MS = 500;
@@ -68,6 +72,12 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       return answerResponse(res, 400, 'An HTTP/1.1 request needs a Host header.', requestIdOf(req.headers['x-request-id']));
     }
+    const coding = req.headers['transfer-encoding'];
+    if (coding !== undefined && !CHUNKED_ONLY.test(coding)) {
+      // RFC 9112 section 6.1: a transfer coding the server does not implement is 501. Node decodes
+      // chunked framing only; read on, a gzip body would be taken for the JSON it encodes.
+      return answerResponse(res, 501, `The request uses the transfer coding "${coding}"; this server implements only chunked. Send the body with Content-Length or Transfer-Encoding: chunked.`, requestIdOf(req.headers['x-request-id']));
+    }
     if (app) app(req, res);
     else waiting.push([req, res]);
   });
@@ -78,6 +88,10 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
 
   // RFC 9110 section 10.1.1 lets a server ignore an expectation it does not know; Node answers 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+  // Node would send 100 Continue before the app sees the request, inviting the body of a request
+  // it may refuse (no key, a rate limit, an unknown link). The body reader sends it, once every
+  // check that needs no body has passed (http/body.ts); a refusal goes out in its place.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
 
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     const requestId = requestIdOf();

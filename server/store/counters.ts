@@ -16,6 +16,16 @@ export function addToWindow(db: Db, limitId: string, subject: string, windowStar
   ).run(limitId, subject, windowStart, by);
 }
 
+/** Takes back what addToWindow counted; a window is never counted below zero. */
+export function subtractFromWindow(db: Db, limitId: string, subject: string, windowStart: number, by = 1): void {
+  stmt(db, 'UPDATE counters SET count = MAX(0, count - ?) WHERE limit_id = ? AND subject = ? AND window_start = ?', 'bookkeeping').run(
+    by,
+    limitId,
+    subject,
+    windowStart,
+  );
+}
+
 /** The start of the newest anchored window of a subject, if any. */
 export function latestWindowStart(db: Db, limitId: string, subject: string): number | undefined {
   const row = stmt(db, 'SELECT MAX(window_start) AS start FROM counters WHERE limit_id = ? AND subject = ?')
@@ -37,6 +47,15 @@ export function oldestEventSince(db: Db, limitId: string, subject: string, since
 
 export function addEvent(db: Db, limitId: string, subject: string, at: number): void {
   stmt(db, 'INSERT INTO counter_events (limit_id, subject, at) VALUES (?, ?, ?)', 'bookkeeping').run(limitId, subject, at);
+}
+
+/** Takes back one event addEvent recorded at `at`. */
+export function removeEvent(db: Db, limitId: string, subject: string, at: number): void {
+  stmt(db, 'DELETE FROM counter_events WHERE rowid = (SELECT rowid FROM counter_events WHERE limit_id = ? AND subject = ? AND at = ? LIMIT 1)', 'bookkeeping').run(
+    limitId,
+    subject,
+    at,
+  );
 }
 
 /** Drops windows and events that can no longer matter, so the tables stay small. */

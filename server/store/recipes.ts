@@ -24,7 +24,10 @@ export interface SubmissionRow {
   live_since: number;
 }
 
-/** A live contributed recipe: the newest submission of its key that is not rejected. */
+/**
+ * A contribution that may be live: a submission that is not rejected. `reviewed` is 1 once a
+ * maintainer merged (or verified) it; an unreviewed one may be held back (domain/recipes.ts).
+ */
 export interface ContributedRow {
   submission_id: string;
   key: string;
@@ -33,6 +36,7 @@ export interface ContributedRow {
   status: string;
   body: string;
   evidence: string | null;
+  reviewed: 0 | 1;
 }
 
 const COLUMNS = `id, account_id, key_id, recipe_key, kind, platform, body, live_status, evidence, note, verification_requested,
@@ -86,16 +90,16 @@ export function pendingSubmissionIds(db: Db): string[] {
   );
 }
 
-/** Every live contributed recipe, by key. */
-export function liveContributions(db: Db): ContributedRow[] {
-  return stmt(db, 'SELECT submission_id, key, kind, platform, status, body, evidence FROM contributed_recipes ORDER BY key').all() as ContributedRow[];
-}
-
-/** Submissions other than `exceptId` that a maintainer verified and that are not rejected. */
-export function verifiedContributions(db: Db, exceptId: string): SubmissionRow[] {
-  return stmt(db, `SELECT ${COLUMNS} FROM recipe_submissions WHERE live_status = 'verified' AND status <> 'rejected' AND id <> ?`).all(
-    exceptId,
-  ) as SubmissionRow[];
+/**
+ * Every submission that is not rejected, by key and newest first (by live_since, then by
+ * insertion): per key, the live contribution is the first of these the registry does not hold back.
+ */
+export function contributions(db: Db): ContributedRow[] {
+  return stmt(
+    db,
+    `SELECT id AS submission_id, recipe_key AS key, kind, platform, live_status AS status, body, evidence, status = 'merged' AS reviewed
+     FROM recipe_submissions WHERE status <> 'rejected' ORDER BY recipe_key, live_since DESC, rowid DESC`,
+  ).all() as ContributedRow[];
 }
 
 /**

@@ -3,6 +3,16 @@ import { connect, type Socket } from 'node:net';
 import { contract, givenAccount, startServer, type TestServer } from './support.js';
 import { fixture, startSignupServer } from './signup-support.js';
 import { loadFixturesContract } from '../http/fixtures/document.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { docsRouter } from '../http/docs.js';
+
+const ROOT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * The answers of the server's HTTP layer (the document's "Answers of the HTTP layer"): requests
@@ -120,6 +130,171 @@ describe('answers of the HTTP layer', () => {
         }
       }
     }
+  });
+});
+
+describe('the HTTP edge before the body', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startServer();
+  });
+  afterAll(() => t.close());
+
+  /** Writes `head`, waits for the first bytes of the answer, then (if `body` is given) sends it and reads to the close. */
+  function headFirst(head: string, body?: string): Promise<{ first: string; raw: string }> {
+    const { hostname, port } = new URL(t.base);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let raw = '';
+      let first: string | undefined;
+      socket.on('data', (c: Buffer) => {
+        raw += c.toString('latin1');
+        if (first === undefined) {
+          first = raw;
+          if (body !== undefined && raw.startsWith('HTTP/1.1 100 ')) socket.write(body);
+        }
+      });
+      socket.on('close', () => resolve({ first: first ?? '', raw }));
+      socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE' ? undefined : reject(e)));
+      socket.on('connect', () => socket.write(head));
+    });
+  }
+
+  const post = (path: string, headers: string[], length = 60) =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+
+  it('when a request that expects 100-continue is refused before its body, then the refusal comes in place of 100 Continue', async () => {
+    const plain = givenAccount(t);
+    const refusals: [string, string, number, string][] = [
+      ['no key', post('/v1/recipes', []), 401, 'unauthorized'],
+      ['an unknown key', post('/v1/recipes', ['Authorization: Bearer vk_unknown']), 401, 'invalid_api_key'],
+      ['a key without signup permission', post('/v1/logins/requests', [`Authorization: Bearer ${plain.key}`]), 403, 'signup_not_enabled'],
+      ['an unknown link', post('/v1/signup-requests/lnk_unknown', []), 404, 'not_found'],
+      ['a declared body over the cap', post('/v1/logins/requests', [`Authorization: Bearer ${givenAccount(t, { signup: true }).key}`], 5000), 413, 'bad_request'],
+    ];
+    for (const [what, head, status, code] of refusals) {
+      const { first, raw } = await headFirst(head);
+      expect(first.startsWith(`HTTP/1.1 ${status} `), `${what}: ${first.slice(0, 40)}`).toBe(true);
+      expect(raw, what).not.toMatch(/100 Continue/);
+      const [answer] = answers(raw);
+      expect(answer!.body.code, what).toBe(code);
+      expect(answer!.headers.connection, what).toBe('close');
+    }
+  });
+
+  it('when a request that expects 100-continue passes every check, then 100 Continue, and the answer after its body', async () => {
+    const a = givenAccount(t);
+    const body = JSON.stringify({ key: `continue${Date.now()}.com`, kind: 'merchant', status: 'partial' });
+    const { first, raw } = await headFirst(post('/v1/recipes', [`Authorization: Bearer ${a.key}`, 'Connection: close'], Buffer.byteLength(body)), body);
+    expect(first).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    const rest = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+    expect(answers(rest).map((x) => [x.status, x.body.status])).toEqual([[202, 'pending']]);
+  });
+
+  it('when a transfer coding other than chunked is sent, then 501 bad_request as JSON and the body is never read', async () => {
+    const a = givenAccount(t);
+    const gzip = Buffer.from('1f8b', 'hex').toString('latin1');
+    for (const coding of ['gzip, chunked', 'deflate,chunked', 'x-custom, chunked', 'identity, chunked']) {
+      const answer = await only(t.base, [`POST /v1/recipes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n2\r\n${gzip}\r\n0\r\n\r\n`]);
+      expectRefusal(answer, 501, /transfer coding .* implements only chunked/);
+    }
+    const get = await only(t.base, ['GET /v1/recipes HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n']);
+    expectRefusal(get, 501, /transfer coding/);
+    // chunked twice is not HTTP/1.1 at all (RFC 9112 section 6.1): Node's parser refuses it first.
+    expectRefusal(await only(t.base, ['POST /v1/recipes HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n']), 400, /not valid HTTP/);
+    // The scheme of the one coding implemented is case-insensitive.
+    const body = JSON.stringify({ key: `chunked${Date.now()}.com`, kind: 'merchant', status: 'partial' });
+    const chunked = await only(t.base, [`POST /v1/recipes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: Chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`]);
+    expect(chunked.status).toBe(202);
+  });
+
+  it('when two Authorization headers are sent, in either order or the same twice, then 401 unauthorized', async () => {
+    const a = givenAccount(t);
+    const pairs = [
+      [`Bearer ${a.key}`, 'Bearer vk_unknown'],
+      ['Bearer vk_unknown', `Bearer ${a.key}`],
+      [`Bearer ${a.key}`, `Bearer ${a.key}`],
+    ];
+    for (const [one, two] of pairs) {
+      const answer = await only(t.base, [`GET /v1/tokens HTTP/1.1\r\nHost: x\r\nAuthorization: ${one}\r\nauthorization: ${two}\r\nConnection: close\r\n\r\n`]);
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ code: 'unauthorized', error: expect.stringMatching(/one Authorization header/) });
+      expect(answer.headers['cache-control']).toBe('no-store');
+    }
+    const once = await only(t.base, [`GET /v1/tokens HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nConnection: close\r\n\r\n`]);
+    expect(once.status).toBe(200);
+  });
+
+  it('when the scheme is bearer in any case, then the key is read (RFC 9110 section 11.1)', async () => {
+    const a = givenAccount(t);
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const res = await fetch(`${t.base}/v1/tokens`, { headers: { authorization: `${scheme} ${a.key}` } });
+      expect(res.status, scheme).toBe(200);
+    }
+    const res = await fetch(`${t.base}/v1/tokens`, { headers: { authorization: `bearer vk_unknown` } });
+    expect(((await res.json()) as { code: string }).code).toBe('invalid_api_key');
+  });
+});
+
+describe('answers outside an operation, and to HEAD', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startServer();
+  });
+  afterAll(() => t.close());
+
+  it('when the path is unknown or the method is not the path\'s, then 404 or 405 JSON with Cache-Control: no-store', async () => {
+    for (const [method, path, status] of [['GET', '/nope', 404], ['HEAD', '/v1/nope', 404], ['POST', '/v1/tokens', 405], ['DELETE', '/v1/recipes', 405]] as const) {
+      const res = await fetch(`${t.base}${path}`, { method });
+      expect(res.status, `${method} ${path}`).toBe(status);
+      expect(res.headers.get('cache-control'), `${method} ${path}`).toBe('no-store');
+      if (method !== 'HEAD') expect(((await res.json()) as { code: string }).code).toBe(status === 404 ? 'not_found' : 'bad_request');
+    }
+  });
+
+  it('when an error answers HEAD, then it carries the Content-Length the GET answer has', async () => {
+    for (const [path, headers] of [['/v1/tokens', {}], ['/v1/tokens', { authorization: 'Bearer vk_unknown' }], ['/v1/nope', {}], ['/v1/logins/requests/sreq_x', {}]] as const) {
+      const get = await fetch(`${t.base}${path}`, { headers });
+      const text = await get.text();
+      const head = await fetch(`${t.base}${path}`, { method: 'HEAD', headers });
+      expect(head.status, path).toBe(get.status);
+      expect(head.headers.get('content-length'), path).toBe(String(Buffer.byteLength(text)));
+      expect(await head.text()).toBe('');
+    }
+  });
+});
+
+describe('the docs routes', () => {
+  let server: Server;
+  let base: string;
+  const empty = mkdtempSync(join(tmpdir(), 'vault-docs-'));
+  beforeAll(async () => {
+    const app = express();
+    app.use(docsRouter(empty));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(empty, { recursive: true, force: true });
+  });
+
+  it('when the docs are not built, then /docs answers the API\'s JSON 404, not text', async () => {
+    for (const path of ['/docs', '/docs/fixtures']) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.json()).toEqual({ code: 'not_found', error: expect.stringMatching(/npm run docs/) });
+    }
+  });
+
+  it('when the changelog is asked for, then it is served as plain text: the contract\'s public release notes', async () => {
+    const res = await fetch(`${base}/CHANGELOG.md`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await res.text()).toBe(readFileSync(join(ROOT_DIR, 'CHANGELOG.md'), 'utf8'));
   });
 });
 

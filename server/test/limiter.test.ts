@@ -41,7 +41,7 @@ function counted(db: Db, limitId: string, subject: string): number {
 }
 
 /** Settles every charge, in order: 'ok' or the refusal's code. */
-const outcomes = (charges: Promise<void>[]) =>
+const outcomes = (charges: Promise<unknown>[]) =>
   Promise.all(charges.map((c) => c.then(() => 'ok', (err: unknown) => (err instanceof ApiError ? err.code : String(err)))));
 
 describe('limiter', () => {
@@ -96,6 +96,41 @@ describe('limiter', () => {
     expect(results.filter((r) => r === 'ok')).toHaveLength(7);
     expect(results.filter((r) => r === 'rate_limited')).toHaveLength(3);
     expect(counted(a, perKey.id, 'k1')).toBe(7);
+  });
+
+  it('when a charge is refunded, then what it counted is taken back, before any charge queued after it, never below zero', async () => {
+    const { db } = fileDb();
+    const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 10));
+    const l = limiter(db, clock, { 'catalog-per-key': 2 });
+    const first = await l.consume(checks('k1'));
+    await l.consume(checks('k1'));
+    expect(counted(db, perKey.id, 'k1')).toBe(2);
+    // Refunded in the same turn as the next charge, and queued before it: the charge fits.
+    l.refund(first);
+    expect(await outcomes([l.consume(checks('k1'))])).toEqual(['ok']);
+    expect([counted(db, perKey.id, 'k1'), counted(db, perAccount.id, 'acc')]).toEqual([2, 2]);
+    expect(await outcomes([l.consume(checks('k1'))])).toEqual(['rate_limited']);
+    // A window that was pruned or already taken back stays at zero.
+    const lone = await l.consume(checks('k9', 'acc9'));
+    l.refund(lone);
+    l.refund(lone);
+    await l.consume(checks('k8', 'acc8'));
+    expect(counted(db, perKey.id, 'k9')).toBe(0);
+  });
+
+  it('when a charge on a rolling window is refunded, then its one event is removed', async () => {
+    const { db } = fileDb();
+    const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 10));
+    const l = limiter(db, clock);
+    const rolling = contract.limit('recipe-submissions-per-account');
+    expect(rolling.window?.type).toBe('rolling');
+    const events = () => (db.prepare('SELECT COUNT(*) AS n FROM counter_events WHERE subject = ?').get('acc') as { n: number }).n;
+    await l.consume([{ limit: rolling, subject: 'acc', plan: 'Free' }]);
+    const second = await l.consume([{ limit: rolling, subject: 'acc', plan: 'Free' }]);
+    expect(events()).toBe(2);
+    l.refund(second);
+    await l.consume(checks('k1'));
+    expect(events()).toBe(1);
   });
 
   it('when windows are older than the longest limit window, then they are pruned, and live windows are kept', async () => {

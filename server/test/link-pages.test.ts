@@ -115,7 +115,7 @@ describe('the signup page', () => {
     const { text } = await send('GET', `/v1/signup-requests/${token}`, { accept: BROWSER });
     expect(text).toContain('<html lang="en">');
     expect(text).toContain('<h1>Approve the signup for acme.com?</h1>');
-    expect(text).toContain('<dt>Site</dt><dd>acme.com</dd><dt>Email</dt><dd>jane@example.com</dd>');
+    expect(text).toContain('<dt>Site</dt><dd><bdi>acme.com</bdi></dd><dt>Email</dt><dd><bdi>jane@example.com</bdi></dd>');
     const forms = [...text.matchAll(/<form method="post">(.*?)<\/form>/g)].map((m) => m[1]);
     expect(forms).toEqual([
       '<input type="hidden" name="decision" value="approve"><button type="submit" class="approve">Approve</button>',
@@ -126,7 +126,7 @@ describe('the signup page', () => {
   it('when the email holds markup, then the page shows it as text', async () => {
     const { token } = await signupLink('acme.com', '<b>"jane"</b>@example.com');
     const { text } = await send('GET', `/v1/signup-requests/${token}`, { accept: BROWSER });
-    expect(text).toContain('<dd>&lt;b&gt;&quot;jane&quot;&lt;/b&gt;@example.com</dd>');
+    expect(text).toContain('<dd><bdi>&lt;b&gt;&quot;jane&quot;&lt;/b&gt;@example.com</bdi></dd>');
     expect(text).not.toContain('<b>"jane"</b>');
   });
 
@@ -190,15 +190,43 @@ describe('the signup page', () => {
 });
 
 describe('the purchase page', () => {
+  it('when the email or username has invisible or bidi characters, then the page isolates them and shows each as its code point', async () => {
+    const a = signupAccount(t);
+    // U+202E would show "moc.elpmaxe@enaj" reversed; U+200B and U+2060 would hide; U+00A0 would look like a space.
+    const email = 'jane\u202Emoc.elpmaxe@example.com';
+    const username = 'sho\u200Bpper\u2060\u00A0x\u200Dy';
+    const filed = await fileOk(t, a.key, { website: 'acme.com', email, username });
+    const token = await signupToken(t, a.accountId, filed.requestId);
+    const { text } = await send('GET', `/v1/signup-requests/${token}`, { accept: BROWSER });
+    const cp = (hex: string) => `<span class="cp">U+${hex}</span>`;
+    expect(text).toContain(`<dt>Email</dt><dd><bdi>jane${cp('202E')}moc.elpmaxe@example.com</bdi></dd>`);
+    expect(text).toContain(`<dt>Username</dt><dd><bdi>sho${cp('200B')}pper${cp('2060')}${cp('00A0')}x${cp('200D')}y</bdi></dd>`);
+    expect(text).not.toMatch(/[\u202E\u200B\u2060\u00A0\u200D]/);
+    // The JSON answer carries the values as they were sent.
+    expect(JSON.parse((await send('GET', `/v1/signup-requests/${token}`)).text)).toMatchObject({ email, username });
+  });
+
+  it('when a merchant or an amount has invisible or bidi characters, then the title, the details and the buttons show their code points', async () => {
+    const a = signupAccount(t);
+    const token = await hold(a.accountId, { kind: 'amount_mismatch', amount: '$5\u202E2.40', merchant: 'shop.acme\u200B.com', declaredTotal: '$4\u20668.90' });
+    const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
+    expect(text).toContain('<title>Approve the purchase at \u2068shop.acme[U+200B].com\u2069?</title>');
+    expect(text).toContain('<dd><bdi>$5<span class="cp">U+202E</span>2.40</bdi></dd>');
+    expect(text).toContain('<h1>Approve the purchase at <bdi>shop.acme<span class="cp">U+200B</span>.com</bdi>?</h1>');
+    expect(text).toContain('Approve at the declared total (<bdi>$4<span class="cp">U+2066</span>8.90</bdi>)');
+    expect(text.replace(/[\u2068\u2069]/g, '')).not.toMatch(/[\u202E\u200B\u2066]/);
+  });
+
   it('when an amount_mismatch hold is opened, then it shows amount, merchant and declared total and offers only the declared approval and the denial', async () => {
     const a = signupAccount(t);
     const token = await hold(a.accountId, { kind: 'amount_mismatch', amount: '$52.40', merchant: 'shop.acme.com', declaredTotal: '$48.90' });
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
-    expect(text).toContain('<h1>Approve the purchase at shop.acme.com?</h1>');
-    expect(text).toContain('<dt>Merchant</dt><dd>shop.acme.com</dd><dt>Amount on the page</dt><dd>$52.40</dd><dt>Declared total</dt><dd>$48.90</dd>');
+    expect(text).toContain('<title>Approve the purchase at \u2068shop.acme.com\u2069?</title>');
+    expect(text).toContain('<h1>Approve the purchase at <bdi>shop.acme.com</bdi>?</h1>');
+    expect(text).toContain('<dt>Merchant</dt><dd><bdi>shop.acme.com</bdi></dd><dt>Amount on the page</dt><dd><bdi>$52.40</bdi></dd><dt>Declared total</dt><dd><bdi>$48.90</bdi></dd>');
     const buttons = [...text.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/g)].map((m) => [m[1], m[2]]);
     expect(buttons).toEqual([
-      [`${token}/decide`, '<input type="hidden" name="decision" value="approve"><input type="hidden" name="at" value="declared"><button type="submit" class="approve">Approve at the declared total ($48.90)</button>'],
+      [`${token}/decide`, '<input type="hidden" name="decision" value="approve"><input type="hidden" name="at" value="declared"><button type="submit" class="approve">Approve at the declared total (<bdi>$48.90</bdi>)</button>'],
       [`${token}/decide`, '<input type="hidden" name="decision" value="deny"><button type="submit" class="deny">Deny</button>'],
     ]);
     // The JSON answer is unchanged: the page's details are not part of it.
@@ -209,7 +237,7 @@ describe('the purchase page', () => {
     const a = signupAccount(t);
     const token = await hold(a.accountId, { amount: '$12.00', declaredTotal: '$11.00' });
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
-    expect(text).toContain('Approve at the page total ($12.00)');
+    expect(text).toContain('Approve at the page total (<bdi>$12.00</bdi>)');
     expect(text).not.toContain('declared total');
     expect(text).not.toContain('$11.00');
   });
@@ -219,7 +247,7 @@ describe('the purchase page', () => {
     const token = await hold(a.accountId, { kind: 'amount_mismatch', amount: '$52.40', merchant: 'shop.acme.com', declaredTotal: '$48.90' });
     const page = await send('POST', `/v1/approvals/${token}/decide`, { accept: BROWSER, form: 'decision=approve&at=declared' });
     expect(page.status).toBe(200);
-    expect(page.text).toContain('Approved at the declared total, $48.90, at shop.acme.com.');
+    expect(page.text).toContain('Approved at the declared total, <bdi>$48.90</bdi>, at <bdi>shop.acme.com</bdi>.');
     expect((await links(t, a.accountId))[0]!.status).toBe('approved');
   });
 

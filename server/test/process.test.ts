@@ -189,6 +189,12 @@ describe('start-up errors', () => {
     }
   });
 
+  it('when VAULT_COUNT_REFUSED_REQUESTS is neither 0 nor 1, then one line and a non-zero exit', async () => {
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dataDir(), VAULT_COUNT_REFUSED_REQUESTS: 'yes' });
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toEqual(['credential-vault: VAULT_COUNT_REFUSED_REQUESTS must be "0" or "1", got "yes"']);
+  });
+
   it('when the database has a newer schema, then one line, a non-zero exit and the file unchanged', async () => {
     const dir = dataDir();
     const file = join(dir, 'vault.db');

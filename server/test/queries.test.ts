@@ -61,6 +61,23 @@ describe('query strings', () => {
     }
   });
 
+  it('when url comes after more than 1,000 other parameters, then it still filters; the filter never widens', async () => {
+    const padding = Array.from({ length: 1500 }, (_, i) => `p${i}=x`).join('&');
+    const lookup = await get(`/v1/recipes?${padding}&url=${encodeURIComponent('https://www.acme.com/checkout')}`, false);
+    expect(lookup.status).toBe(200);
+    expect(lookup.cacheControl).toBe('no-store');
+    expect(Object.keys(lookup.body).sort()).toEqual(['merchant', 'platform', 'signup', 'signupPlatform']);
+    expect(lookup.body.merchant.id).toBe('acme.com');
+    // relatedLogins is present only when a url filter applied (section 2.1).
+    const catalog = await get(`/v1/tokens?${padding}&url=${encodeURIComponent('https://www.acme.com/')}`, true);
+    expect(catalog.status).toBe(200);
+    expect(catalog.body.relatedLogins).toEqual([]);
+    // Near the 16 KB header cap (about 2,400 short names): still the filter.
+    const most = Array.from({ length: 2400 }, (_, i) => `q${i}`).join('&');
+    expect(most.length).toBeGreaterThan(13_000);
+    expect((await get(`/v1/recipes?${most}&url=${encodeURIComponent('https://www.acme.com/checkout')}`, false)).body.merchant.id).toBe('acme.com');
+  });
+
   it('when the query string is any text, then both operations answer 200', async () => {
     const piece = fc.oneof(
       fc.constantFrom('url', 'host', 'full', '[', ']', '[]', '=', '&', '+', '%', '%zz', '%5B', '%5D', '%00', '%FF', ':', '/', '?', '@', '!', '$', "'", '(', ')', '*', ',', ';', '{', '}', '"', '__proto__', 'constructor', '1'),

@@ -473,6 +473,69 @@ describe('submitRecipe', () => {
     });
   });
 
+  describe('member names JavaScript gives a meaning to', () => {
+    /** Every answer a later caller could read: the index, the full bundle, a lookup, the catalog and the submission. */
+    async function everything(s: RecipeServer, key: string, submission: string) {
+      const read = async (path: string, k?: string) => {
+        const res = await s.call(path, k ? { key: k } : {});
+        return { status: res.status, cacheControl: res.headers.get('cache-control'), text: await res.text() };
+      };
+      return Promise.all([
+        read('/v1/recipes'),
+        read('/v1/recipes?full=1'),
+        read(`/v1/recipes?url=${encodeURIComponent('https://www.acme.com/checkout')}`),
+        read('/v1/tokens', key),
+        read(`/v1/recipes/submissions/${submission}`, key),
+      ]);
+    }
+
+    it('when a recipe carries __proto__, constructor or prototype members, then it is refused, charges nothing, and no later answer changes', async () => {
+      const s = await startRecipeServer({ config: { limitOverrides: { 'recipe-submissions-per-account': 2 } } });
+      try {
+        const a = givenAccount(s);
+        const first = await submitted(a.key, merchant(), s);
+        await s.recipes.screening.idle();
+        const before = await everything(s, a.key, first);
+        const site = freshSite();
+        const bodies = [
+          `{"key":"${site}","kind":"merchant","status":"partial","match":{"hosts":["www.${site}"]},"__proto__":{"polluted":"yes","status":"verified"}}`,
+          `{"recipe":{"key":"${site}","kind":"merchant","status":"partial","steps":[{"constructor":{"prototype":{"polluted":"yes"}}}]},"note":"n"}`,
+          `{"key":"${site}","kind":"merchant","status":"partial","match":{"hosts":["www.${site}"],"prototype":["evil.com"]}}`,
+        ];
+        for (const body of bodies) {
+          const res = await answer(await s.call('/v1/recipes', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body }));
+          expect(res.status, body).toBe(400);
+          expect(res.body.code).toBe('invalid_recipe');
+        }
+        await s.recipes.screening.idle();
+        expect(await everything(s, a.key, first)).toEqual(before);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        // The budget of 2 still has its second submission.
+        await submitted(a.key, merchant(site), s);
+        await s.recipes.screening.idle();
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('when a stored body holds such members from before they were refused, then they are never published', async () => {
+      const s = await startRecipeServer();
+      try {
+        const a = givenAccount(s);
+        const id = await submitted(a.key, merchant(), s);
+        await s.recipes.screening.idle();
+        const row = s.db.prepare('SELECT body FROM recipe_submissions WHERE id = ?').get(id) as { body: string };
+        const stored = row.body.replace(/^\{/, '{"__proto__":{"polluted":"yes"},"constructor":1,"steps2":[{"prototype":2}],');
+        s.db.prepare('UPDATE recipe_submissions SET body = ? WHERE id = ?').run(stored, id);
+        const published = (await index(s)).find((e) => e.registryVersion === 'submission')!.recipe;
+        expect(JSON.stringify(published)).not.toMatch(/__proto__|constructor|prototype|polluted/);
+        expect(published.steps2).toEqual([{}]);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
   describe('the note', () => {
     it('when the note is longer than 2,000 characters, then it is truncated to 2,000, not refused', async () => {
       const a = givenAccount(t);
@@ -643,8 +706,6 @@ describe('submitRecipe', () => {
       ['names a platform the registry does not have', () => merchant(undefined, { platform: 'bigcartel' }), VERDICT.unknownPlatform],
       ['lists a host outside the key’s site', () => merchant(undefined, { match: { hosts: ['checkout.elsewhere.com'] } }), VERDICT.hostOffSite],
       ['has a key that names no site', () => merchant('my-little-shop', { match: { hosts: ['www.my-little-shop.com'] } }), VERDICT.keyNotSite],
-      ['covers a host of a verified recipe', () => merchant('www.acme.com', { match: { hosts: ['www.acme.com'], paths: ['/cart'] } }), VERDICT.coversVerified],
-      ['replaces a verified recipe of the same key', () => merchant('acme.com', { match: { hosts: ['shop.acme.com'] } }), VERDICT.coversVerified],
       ['takes the key of a recipe of another kind', () => ({ key: 'payco', kind: 'merchant', status: 'partial', platform: 'custom' }), VERDICT.kindChanged],
       ['claims verification', () => ({ recipe: merchant(), note: 'Bought socks, order 77.', verificationRequested: true }), VERDICT.verificationClaimed],
     ];
@@ -708,6 +769,122 @@ describe('submitRecipe', () => {
         await second.close();
       }
     });
+  });
+});
+
+describe('verified recipes and unreviewed contributions', () => {
+  // A server of its own: these tests put contributions on the release's verified acme.com.
+  let v: RecipeServer;
+  beforeAll(async () => {
+    v = await startRecipeServer();
+  });
+  afterAll(() => v.close());
+
+  /** Every public answer a cache or a client could keep: the index, the full bundle and lookups, as sent. */
+  async function publicAnswers(pages: string[]) {
+    const read = async (path: string) => {
+      const res = await v.call(path);
+      return { status: res.status, cacheControl: res.headers.get('cache-control'), text: await res.text() };
+    };
+    return {
+      index: await read('/v1/recipes'),
+      full: await read('/v1/recipes?full=1'),
+      lookups: await Promise.all(pages.map((p) => read(`/v1/recipes?url=${encodeURIComponent(p)}`))),
+    };
+  }
+
+  const ACME_PAGES = ['https://www.acme.com/checkout', 'https://www.acme.com/checkout/pay', 'https://shop.acme.com/checkout', 'https://acme.com/cart'];
+
+  it("when a contribution takes a verified recipe's key, then no public answer changes until a maintainer merges it", async () => {
+    const a = givenAccount(v);
+    const before = await publicAnswers(ACME_PAGES);
+    expect(before.index.cacheControl).toBe('public, max-age=300');
+    expect(JSON.parse(before.full.text).recipes.find((e: any) => e.key === 'acme.com')).toMatchObject({ status: 'verified', registryVersion: '2026.11' });
+    const poisoned = merchant('acme.com', { status: 'partial', match: { hosts: ['www.acme.com', 'acme.com'], paths: ['/checkout/'] }, steps: [{ action: 'goto', path: '/elsewhere' }] });
+    const sub = await screened(a.key, { recipe: poisoned, note: 'Checked out with these steps.', verificationRequested: true }, v);
+    // What a cache keeps for 300 s after this request is what it kept before: the verified recipe.
+    expect(await publicAnswers(ACME_PAGES)).toEqual(before);
+    expect(sub.status).toBe('needs_human');
+    expect(sub.verdict).toContain(VERDICT.coversVerified);
+
+    await decide(sub.id, 'merge', v);
+    expect(await entry('acme.com', v)).toMatchObject({ status: 'partial', registryVersion: 'submission', recipe: { steps: poisoned.steps } });
+    expect((await lookup('https://www.acme.com/checkout/pay', v)).body.merchant).toEqual({ id: 'acme.com', kind: 'merchant', platform: 'custom', status: 'partial' });
+    await decide(sub.id, 'reject', v);
+    expect(await publicAnswers(ACME_PAGES)).toEqual(before);
+  });
+
+  it('when a contribution of another key lists a host a verified recipe serves, then lookups keep the verified recipe until a merge', async () => {
+    const a = givenAccount(v);
+    const before = await publicAnswers(ACME_PAGES);
+    // An exact host, and a subdomain that the verified acme.com serves through its registrable domain;
+    // each would win the slot by its exact host or its longer path.
+    const exact = await screened(a.key, merchant('acme-deals.com', { match: { hosts: ['www.acme.com'], paths: ['/checkout/pay'] } }), v);
+    const subdomain = await screened(a.key, merchant('acme-shop.com', { match: { hosts: ['shop.acme.com'] } }), v);
+    expect(await publicAnswers(ACME_PAGES)).toEqual(before);
+    for (const sub of [exact, subdomain]) expect(sub).toMatchObject({ status: 'needs_human', verdict: expect.arrayContaining([VERDICT.coversVerified]) });
+    expect(await entry('acme-deals.com', v)).toBeUndefined();
+
+    await decide(exact.id, 'merge', v);
+    expect((await lookup('https://www.acme.com/checkout/pay', v)).body.merchant.id).toBe('acme-deals.com');
+    expect((await lookup('https://shop.acme.com/checkout', v)).body.merchant.id).toBe('acme.com');
+    await decide(exact.id, 'reject', v);
+    await decide(subdomain.id, 'reject', v);
+    expect(await publicAnswers(ACME_PAGES)).toEqual(before);
+  });
+
+  it('when a maintainer verified a contribution, then a later contribution of its key or one of its hosts is held back too', async () => {
+    const a = givenAccount(v);
+    const site = freshSite();
+    const first = await screened(a.key, { recipe: merchant(site), note: 'Bought socks with these steps.', verificationRequested: true }, v);
+    await decide(first.id, 'verify', v);
+    const verified = await entry(site, v);
+    expect(verified).toMatchObject({ status: 'verified', registryVersion: 'submission' });
+    v.clock.advance(1000);
+    const sameKey = await screened(a.key, merchant(site, { status: 'partial' }), v);
+    const sameHost = await screened(a.key, merchant(`pay.${site}`, { match: { hosts: [`www.${site}`], paths: ['/checkout/card'] } }), v);
+    expect(await entry(site, v)).toEqual(verified);
+    expect(await entry(`pay.${site}`, v)).toBeUndefined();
+    expect((await lookup(`https://www.${site}/checkout/card`, v)).body.merchant).toMatchObject({ id: site, status: 'verified' });
+    for (const sub of [sameKey, sameHost]) expect(sub.verdict).toContain(VERDICT.coversVerified);
+  });
+
+  it('when a contribution displaces nothing verified, then it is live at once, on the same site too', async () => {
+    const a = givenAccount(v);
+    // The release's signup:acme.com is unverified and its payco platform partial: neither is protected.
+    const signup = { key: 'signup:acme.com', kind: 'signup', platform: 'custom', status: 'partial', match: { hosts: ['www.acme.com'], paths: ['/register'] } };
+    const platform = { key: 'payco-two', kind: 'platform', status: 'partial', match: { hosts: ['checkout.payco.com'], paths: ['/pay'] } };
+    for (const recipe of [signup, platform, merchant()]) {
+      const sub = await screened(a.key, recipe, v);
+      expect(sub.verdict).not.toContain(VERDICT.coversVerified);
+      expect(await entry(recipe.key, v)).toMatchObject({ registryVersion: 'submission', status: recipe.status });
+    }
+    expect((await lookup('https://www.acme.com/register', v)).body.signup).toEqual({ id: 'signup:acme.com', kind: 'signup', platform: 'custom', status: 'partial' });
+    expect((await lookup('https://checkout.payco.com/pay', v)).body.platform.id).toBe('payco-two');
+  });
+
+  it('when the newest contribution of a key is held back, then the live contribution before it keeps serving', async () => {
+    const a = givenAccount(v);
+    const site = freshSite();
+    await screened(a.key, merchant(site, { status: 'unverified' }), v);
+    const held = await screened(a.key, merchant(site, { status: 'partial', match: { hosts: ['www.acme.com'], paths: ['/checkout/gift'] } }), v);
+    expect(held.verdict).toContain(VERDICT.coversVerified);
+    expect(await entry(site, v)).toMatchObject({ status: 'unverified', recipe: { match: { hosts: [`www.${site}`] } } });
+    expect((await lookup('https://www.acme.com/checkout/gift', v)).body.merchant.id).toBe('acme.com');
+  });
+
+  it('when a maintainer verifies a recipe, then an unreviewed contribution that would displace it is held back from then on', async () => {
+    const a = givenAccount(v);
+    const site = freshSite();
+    const earlier = await screened(a.key, merchant(site, { status: 'unverified' }), v);
+    expect((await entry(site, v)).status).toBe('unverified');
+    const claimed = await screened(a.key, { recipe: merchant(`www.${site}`, { match: { hosts: [`www.${site}`] } }), note: 'Bought a cable.', verificationRequested: true }, v);
+    await decide(claimed.id, 'verify', v);
+    // The earlier contribution lists www.<site>, which the verified one now serves; nobody merged it.
+    expect(await entry(site, v)).toBeUndefined();
+    expect((await lookup(`https://www.${site}/checkout`, v)).body.merchant).toMatchObject({ id: `www.${site}`, status: 'verified' });
+    await decide(earlier.id, 'merge', v);
+    expect((await entry(site, v)).status).toBe('unverified');
   });
 });
 

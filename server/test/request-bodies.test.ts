@@ -157,6 +157,56 @@ describe('text that is not UTF-8', () => {
   });
 });
 
+describe('member names JavaScript gives a meaning to', () => {
+  const names = ['__proto__', 'constructor', 'prototype'];
+
+  it('when any operation with a JSON body gets a member named __proto__, constructor or prototype, at any depth, then its own 400', async () => {
+    for (const op of bodyOperations) {
+      // One signup link serves every body (each filing would count toward the five pending); a
+      // purchase approval lives five minutes, fewer than the minutes these posts move the clock.
+      const signupLink = op.operationId === 'decideSignupApproval' ? await pathOf(op) : undefined;
+      for (const name of names) {
+        for (const body of [
+          `{"label":"x","website":"acme.com","email":"a@b.co","decision":"approve","${name}":{"polluted":"yes"}}`,
+          `{"label":"x","website":"acme.com","email":"a@b.co","decision":"approve","steps":[{"a":{"${name}":1}}]}`,
+          // The same name written with escapes is the same name.
+          `{"label":"x","website":"acme.com","email":"a@b.co","decision":"approve","\\u005f\\u005fproto\\u005f\\u005f":{"polluted":"yes"}}`,
+        ]) {
+          const res = await post(signupLink ?? (await pathOf(op)), body);
+          expect(res.status, `${op.operationId} ${body}`).toBe(400);
+          expect(res.body.code, op.operationId).toBe(op.validationErrorCode);
+          expect(res.body.error).toMatch(/__proto__, constructor or prototype/);
+        }
+      }
+      // Refused bodies decided nothing: the link still takes a decision (which frees its pending place).
+      if (signupLink) expect((await post(signupLink, '{"decision":"deny"}')).status).toBe(200);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(t.logs.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('when a recipe names them, then invalid_recipe lists each member as a problem at its own path', async () => {
+    const res = await post('/v1/recipes', '{"key":"x.com","kind":"merchant","status":"partial","__proto__":{"a":1},"steps":[{"constructor":{"prototype":2}}]}');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { path: '/__proto__', message: expect.stringMatching(/refuses/) },
+      { path: '/steps/0/constructor', message: expect.stringMatching(/refuses/) },
+      { path: '/steps/0/constructor/prototype', message: expect.stringMatching(/refuses/) },
+    ]);
+  });
+
+  it('when a fixture body names one, then 400 bad_request', async () => {
+    const res = await t.call('/_fixtures/accounts', { method: 'POST', key: ADMIN, headers: { 'content-type': 'application/json' }, body: '{"plan":"Free","constructor":{"prototype":{"polluted":1}}}' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('bad_request');
+  });
+
+  it('when a name only contains one of them, or a string value is one, then the body is read as any other', async () => {
+    const ok = await post('/v1/recipes', `{"key":"names${Date.now()}.com","kind":"merchant","status":"partial","steps":[{"prototypeId":"constructor","action":"__proto__"}]}`);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(202);
+  });
+});
+
 describe('account-holder link decisions', () => {
   const decisions = bodyOperations.filter((op) => op.path.includes('{token}'));
 

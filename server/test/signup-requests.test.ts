@@ -18,6 +18,7 @@ import {
 } from './signup-support.js';
 import { deleteLogin, getLoginByLabel, readPassword, setPassword } from '../store/logins.js';
 import { removeKeyLogin } from '../store/keys.js';
+import { countPending } from '../store/signup-requests.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -107,27 +108,80 @@ describe('fileSignupRequest', () => {
       expect(res.sent).toBeLessThan(4096 * 1024);
     });
 
+    /** Files a pending request that the account holder denies at once: a write that succeeds and holds no place. */
+    async function fileAndDeny(server: TestServer, a: Pick<ReturnType<typeof signupAccount>, 'accountId' | 'key'>, n: number) {
+      const filed = await fileOk(server, a.key, { ...valid, website: `site${n}x.com` });
+      expect((await decide(server, await signupToken(server, a.accountId, filed.requestId), 'deny')).status).toBe(200);
+      return filed;
+    }
+
+    /** Writes that are each refused after they were counted: 400, 404, 409 and 413 on the three endpoints. */
+    async function refusedWrites(server: TestServer, key: string, count: number) {
+      const writes: [string, unknown, number][] = [
+        ['/v1/logins/requests', { ...valid, website: 'not a site' }, 400],
+        ['/v1/logins/username', { label: 'nope', username: 'someone' }, 404],
+        ['/v1/logins/password', { label: 'nope' }, 409],
+        ['/v1/logins/requests', { ...valid, pad: 'x'.repeat(5000) }, 413],
+      ];
+      for (let i = 0; i < count; i++) {
+        const [path, json, status] = writes[i % writes.length]!;
+        const res = await server.call(path, { method: 'POST', key, json });
+        expect(res.status, `refused write ${i + 1} to ${path}`).toBe(status);
+      }
+    }
+
     it('when a key makes 20 login writes in a minute, then the 21st is 429 rate_limited with Retry-After, polls do not count, and the next minute is open', async () => {
       nextMinute(t);
       const a = signupAccount(t);
-      const filed = await fileOk(t, a.key, valid);
+      const first = await fileAndDeny(t, a, 0);
       t.clock.advance(15_000);
-      // Writes count whatever their outcome: a mix of the three POST endpoints.
-      for (let i = 1; i < 20; i++) {
-        const path = ['/v1/logins/requests', '/v1/logins/username', '/v1/logins/password'][i % 3]!;
-        const res = await t.call(path, { method: 'POST', key: a.key, json: i % 3 === 0 ? valid : { label: 'nope', username: 'someone' } });
-        expect((await res.json()).code, `write ${i + 1} to ${path}`).not.toBe('rate_limited');
+      for (let i = 1; i < 20; i++) await fileAndDeny(t, a, i);
+      for (let i = 0; i < 30; i++) expect((await poll(t, a.key, first.requestId)).status).toBe(200);
+      for (const path of ['/v1/logins/requests', '/v1/logins/username', '/v1/logins/password']) {
+        const refused = await t.call(path, { method: 'POST', key: a.key, json: path.endsWith('requests') ? valid : { label: 'nope', username: 'someone' } });
+        expect(refused.status, path).toBe(429);
+        expect((await refused.json()).code).toBe('rate_limited');
+        expect(refused.headers.get('retry-after')).toBe('45');
       }
-      for (let i = 0; i < 30; i++) expect((await poll(t, a.key, filed.requestId)).status).toBe(200);
-      const refused = await file(t, a.key, valid);
-      expect(refused.status).toBe(429);
-      expect((await refused.json()).code).toBe('rate_limited');
-      expect(refused.headers.get('retry-after')).toBe('45');
       // Another key of the same account has its own 20.
       const other = a.addKey({ signup: true });
       expect((await t.call('/v1/logins/username', { method: 'POST', key: other.key, json: { label: 'nope', username: 'someone' } })).status).toBe(404);
       nextMinute(t);
       expect((await t.call('/v1/logins/username', { method: 'POST', key: a.key, json: { label: 'nope', username: 'someone' } })).status).toBe(404);
+    });
+
+    it('when login writes are refused after they were counted (400, 404, 409, 413), then they record nothing: the key keeps its 20', async () => {
+      nextMinute(t);
+      const a = signupAccount(t);
+      // Section 8.1 item 4, "a refused request records nothing", read as every refusal.
+      await refusedWrites(t, a.key, 24);
+      for (let i = 0; i < 20; i++) await fileAndDeny(t, a, i);
+      const refused = await file(t, a.key, valid);
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).code).toBe('rate_limited');
+      // Refusals of the other rules count nothing either: five pending, then too_many_pending, in a new minute.
+      nextMinute(t);
+      for (let i = 0; i < 5; i++) await fileOk(t, a.key, { ...valid, website: `pending${i}x.com` });
+      for (let i = 0; i < 21; i++) {
+        const res = await file(t, a.key, valid);
+        expect([res.status, (await res.json()).code], `filing ${i + 6}`).toEqual([429, 'too_many_pending']);
+      }
+    });
+
+    it('when the deployment counts refused requests (VAULT_COUNT_REFUSED_REQUESTS=1), then twenty refused filings spend the minute', async () => {
+      const other = await startSignupServer({ countRefusedRequests: true });
+      try {
+        nextMinute(other);
+        const a = signupAccount(other);
+        await refusedWrites(other, a.key, 20);
+        const refused = await file(other, a.key, valid);
+        expect(refused.status).toBe(429);
+        expect((await refused.json()).code).toBe('rate_limited');
+        nextMinute(other);
+        expect((await file(other, a.key, valid)).status).toBe(202);
+      } finally {
+        await other.close();
+      }
     });
   });
 
@@ -163,6 +217,28 @@ describe('fileSignupRequest', () => {
         const [latest] = await links(t, a.accountId);
         await decide(t, latest!.token, 'deny');
       }
+    });
+
+    it('when email has whitespace of any Unicode kind or a control character, then 400 invalid_email and nothing is filed', async () => {
+      const a = signupAccount(t);
+      // Every White_Space character (U+0085, NEL, is the one the pattern's \s misses), then controls that are not whitespace.
+      const whitespace = ['\u0009', '\u000B', '\u0085', '\u00A0', '\u1680', '\u2000', '\u200A', '\u2028', '\u2029', '\u202F', '\u205F', '\u3000'];
+      const controls = ['\u0000', '\u001B', '\u007F', '\u0080', '\u009F'];
+      const pending = countPending(t.db, a.accountId, t.clock.now());
+      for (const c of [...whitespace, ...controls]) {
+        for (const email of [`ja${c}ne@example.com`, `jane@exa${c}mple.com`, `jane@example.com${c}`]) {
+          nextMinute(t);
+          const res = await file(t, a.key, { ...valid, email });
+          expect(res.status, JSON.stringify(email)).toBe(400);
+          const body = (await res.json()) as { code: string; error: string };
+          expect(body.code, JSON.stringify(email)).toBe('invalid_email');
+          expect(body.error).toMatch(/whitespace/);
+        }
+      }
+      expect(countPending(t.db, a.accountId, t.clock.now())).toBe(pending);
+      // Format characters are not whitespace: accepted, and shown visibly on the account holder's page.
+      nextMinute(t);
+      expect((await file(t, a.key, { ...valid, email: 'ja\u200Bne\u202E@example.com' })).status).toBe(202);
     });
 
     it('when username is under 4 characters or has a control character, then 400 invalid_username', async () => {

@@ -30,6 +30,7 @@ button.approve { background: var(--accent); color: var(--bg); }
 button.deny { background: transparent; color: var(--fg); border-color: var(--line); }
 button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 a { color: var(--accent); }
+.cp { font: .8125rem/1 ui-monospace, SFMono-Regular, Menlo, monospace; font-weight: 400; color: var(--bad); border: 1px solid currentColor; border-radius: .25rem; padding: 0 .2em; margin: 0 .1em; }
 `;
 
 /**
@@ -49,6 +50,29 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text for HTML content and attribute values: every value shown comes from a request or the store. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+// Characters a reader cannot see, or that reorder the text around them: controls, format
+// characters (bidi overrides and isolates, zero-width joiners, the byte order mark), the other
+// default-ignorable ones (fillers, variation selectors), and every space and separator but U+0020.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Zs}]/gu;
+
+function codePoint(c: string): string {
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Text a request supplied (an email, a username, a merchant), for HTML content: isolated in `<bdi>`
+ * so that its direction cannot reorder the page around it, and with every invisible character
+ * shown as its code point, so that what the account holder reads is what was sent.
+ */
+export function userText(text: string): string {
+  return `<bdi>${escapeHtml(text).replace(INVISIBLE, (c) => (c === ' ' ? c : `<span class="cp">${codePoint(c)}</span>`))}</bdi>`;
+}
+
+/** The same for plain text (the page's `<title>`, which holds no markup): first-strong isolates around it, code points in brackets. */
+export function userTextPlain(text: string): string {
+  return `\u2068${text.replace(INVISIBLE, (c) => (c === ' ' ? c : `[${codePoint(c)}]`))}\u2069`;
 }
 
 /** A millisecond timestamp as people read it, in UTC (the page cannot know the reader's zone without a script). */
@@ -78,13 +102,16 @@ ${body}
 `;
 }
 
-/** A form that posts one decision; `fields` become hidden inputs, so the page needs no script. */
+/**
+ * A form that posts one decision; `fields` become hidden inputs, so the page needs no script.
+ * `label` is markup, built with escapeHtml and userText, so a figure in it can be isolated.
+ */
 export function decisionForm(action: string | undefined, fields: Record<string, string>, label: string, kind: 'approve' | 'deny'): string {
   const inputs = Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
   const target = action === undefined ? '' : ` action="${escapeHtml(action)}"`;
-  return `<form method="post"${target}>${inputs}<button type="submit" class="${kind}">${escapeHtml(label)}</button></form>`;
+  return `<form method="post"${target}>${inputs}<button type="submit" class="${kind}">${label}</button></form>`;
 }
 
 export function sendPage(res: Response, status: number, html: string): void {

@@ -1,5 +1,5 @@
 import { AMOUNT_MISMATCH, type PurchaseApprovalView, type PurchaseAt, type PurchaseHoldShown } from '../../domain/links.js';
-import { decisionForm, escapeHtml, page, time } from './html.js';
+import { decisionForm, escapeHtml, page, time, userText, userTextPlain } from './html.js';
 
 /**
  * The account holder's page of a held purchase (`/v1/approvals/{token}`): why it is held, what it
@@ -19,15 +19,15 @@ function reason(hold: Hold): string {
 function details(hold: Hold): string {
   const { amount, merchant, declaredTotal } = hold.shown;
   const rows = [
-    ...(merchant ? [['Merchant', escapeHtml(merchant)]] : []),
-    ...(amount ? [['Amount on the page', escapeHtml(amount)]] : []),
-    ...(hold.offersDeclared && declaredTotal ? [['Declared total', escapeHtml(declaredTotal)]] : []),
+    ...(merchant ? [['Merchant', userText(merchant)]] : []),
+    ...(amount ? [['Amount on the page', userText(amount)]] : []),
+    ...(hold.offersDeclared && declaredTotal ? [['Declared total', userText(declaredTotal)]] : []),
     ['Open until', time(hold.expiresAt)],
   ];
   return `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
-const withFigure = (label: string, figure: string | undefined) => (figure ? `${label} (${figure})` : label);
+const withFigure = (label: string, figure: string | undefined) => (figure ? `${escapeHtml(label)} (${userText(figure)})` : escapeHtml(label));
 
 export function purchasePage(hold: Hold, token: string): string {
   const action = `${encodeURIComponent(token)}/decide`;
@@ -38,8 +38,10 @@ export function purchasePage(hold: Hold, token: string): string {
       : []),
     decisionForm(action, { decision: 'deny' }, 'Deny', 'deny'),
   ];
-  const title = hold.shown.merchant ? `Approve the purchase at ${hold.shown.merchant}?` : 'Approve the held purchase?';
-  return page(title, `<h1>${escapeHtml(title)}</h1>
+  const merchant = hold.shown.merchant;
+  const title = merchant ? `Approve the purchase at ${userTextPlain(merchant)}?` : 'Approve the held purchase?';
+  const heading = merchant ? `Approve the purchase at ${userText(merchant)}?` : escapeHtml(title);
+  return page(title, `<h1>${heading}</h1>
 <p>${escapeHtml(reason(hold))}</p>
 ${details(hold)}
 <div class="actions">${buttons.join('')}</div>`);
@@ -49,10 +51,10 @@ ${details(hold)}
 export function purchaseOutcomePage(outcome: { status: 'approved' | 'denied'; at?: PurchaseAt }, shown: PurchaseHoldShown): string {
   if (outcome.status === 'denied') {
     return page('Purchase denied', `<h1>Purchase denied</h1>
-<div class="outcome" role="status"><p>The purchase${shown.merchant ? ` at ${escapeHtml(shown.merchant)}` : ''} will not go through.</p></div>`);
+<div class="outcome" role="status"><p>The purchase${shown.merchant ? ` at ${userText(shown.merchant)}` : ''} will not go through.</p></div>`);
   }
   const figure = outcome.at === 'declared' ? shown.declaredTotal : shown.amount;
   const total = outcome.at === 'declared' ? 'the declared total' : 'the page total';
   return page('Purchase approved', `<h1>Purchase approved</h1>
-<div class="outcome" role="status"><p>Approved at ${total}${figure ? `, ${escapeHtml(figure)}` : ''}${shown.merchant ? `, at ${escapeHtml(shown.merchant)}` : ''}.</p></div>`);
+<div class="outcome" role="status"><p>Approved at ${total}${figure ? `, ${userText(figure)}` : ''}${shown.merchant ? `, at ${userText(shown.merchant)}` : ''}.</p></div>`);
 }

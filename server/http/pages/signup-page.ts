@@ -1,7 +1,7 @@
 import type { SignupApprovalView } from '../../domain/links.js';
 import { siteLabel } from '../../domain/sites.js';
 import type { Services } from '../handlers.js';
-import { decisionForm, escapeHtml, page, time } from './html.js';
+import { decisionForm, escapeHtml, page, time, userText } from './html.js';
 
 /**
  * The account holder's page of a signup request (`/v1/signup-requests/{token}`): what the agent
@@ -29,9 +29,9 @@ function failureText(reason: string, services: Services, website: string): strin
 
 function details(view: SignupApprovalView, withExpiry: boolean): string {
   const rows = [
-    ['Site', escapeHtml(view.website)],
-    ['Email', escapeHtml(view.email)],
-    ...(view.username ? [['Username', escapeHtml(view.username)]] : []),
+    ['Site', userText(view.website)],
+    ['Email', userText(view.email)],
+    ...(view.username ? [['Username', userText(view.username)]] : []),
     ...(withExpiry ? [['Open until', time(view.expiresAt)]] : []),
   ];
   return `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
