@@ -22,6 +22,8 @@ describe('the stateless subset against the Prism mock', () => {
       '--key', 'mock-key', '--signup-key', 'mock-signup-key', '--other-account-key', 'mock-other-key', '--scoped-key', 'mock-scoped-key',
       '--expect-fail', join(import.meta.dirname, 'prism.known.yaml'),
       '--seed', '3',
+      // The mock answers from the whole document, the reference's choices included: judged by them.
+      '--judge', 'reference',
       // A mock has no account holder: the cases that need one cannot run, and that is the point.
       '--accept-incomplete',
     ]);
