@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { LimitDef, Operation } from '../contract.js';
 import type { Limiter, LimitCheck } from '../domain/limiter.js';
 import { context } from './context.js';
 
@@ -8,13 +9,14 @@ import { context } from './context.js';
  * pre-approved signups) count writes and are charged by the domain inside the write.
  */
 export function perMinuteLimits(limiter: Limiter): RequestHandler {
-  return async (req, _res, next) => {
+  const perMinute = new WeakMap<Operation, LimitDef[]>();
+  return (req, _res, next) => {
     const { operation, key } = context(req);
     if (!operation || !key) return next();
-    const checks: LimitCheck[] = operation.limits
-      .filter((l) => l.kind === 'rate' && l.window?.type === 'fixed')
-      .map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
-    if (checks.length > 0) await limiter.consume(checks);
-    next();
+    let limits = perMinute.get(operation);
+    if (!limits) perMinute.set(operation, (limits = operation.limits.filter((l) => l.kind === 'rate' && l.window?.type === 'fixed')));
+    if (limits.length === 0) return next();
+    const checks: LimitCheck[] = limits.map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
+    return limiter.consume(checks).then(() => next());
   };
 }
