@@ -22,6 +22,11 @@ export function hashKey(secret: string): Buffer {
   return hash('sha256', secret, 'buffer');
 }
 
+/** The key's hash in base64, to name the key (in a cache) without holding it: made as text, not as bytes then text. */
+export function keyDigest(secret: string): string {
+  return hash('sha256', secret, 'base64');
+}
+
 /** Creates a key and returns its secret, which is shown once and stored only as a hash. */
 export function createKey(
   db: Db,
