@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200]
+// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200]; --help lists the options.
 //
 // Load-tests GET /v1/tokens of the reference server against baselines measured in the same run:
 // raw node:http and a bare Express route serving the same catalog bytes, and Prism mocking the
@@ -13,25 +13,62 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withExtraPaths } from './bench/extra-paths.js';
-import { get, pinSelf, ROOT, sampleMemory, startBenchServer, startPrism, type Running } from './bench/processes.js';
+import { get, pinSelf, ROOT, sampleMemory, startBenchServer, startPrism, treeCpuMicros, type Running } from './bench/processes.js';
 import { lookupMicros } from './bench/lookup.js';
-import { formatReport, type Lookup, type Measured } from './bench/report.js';
+import { formatReport, VARIANT_IDS, variantLabels, type Lookup, type Measured, type VariantId } from './bench/report.js';
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '7' },
-    connections: { type: 'string', default: '50' },
-    warmup: { type: 'string', default: '1' },
-    'extra-paths': { type: 'string', default: '200' },
-  },
-});
+const USAGE = `Usage: npm run bench [-- options]
+
+Load-tests GET /v1/tokens of the reference server against raw node:http, a bare Express route,
+Express with express-openapi-validator and Prism (silent and at its default verbosity), all in one
+run, and prints req/s, latency, peak RSS and time to first response as ratios to those baselines,
+with the targets they are held to. Writes dist/bench/report.md. Needs "npm run bundle" first.
+
+Options:
+  --duration <s>       seconds per round and variant (default 3)
+  --rounds <n>         rounds; variants take turns within each round (default 7)
+  --connections <n>    concurrent connections of the load generator (default 50)
+  --warmup <s>         seconds of load per variant before the rounds (default 1)
+  --extra-paths <n>    documented paths added for the "+N paths" variant (default 200)
+  -h, --help           print this and exit`;
+
+const OPTIONS = {
+  duration: { type: 'string', default: '3' },
+  rounds: { type: 'string', default: '7' },
+  connections: { type: 'string', default: '50' },
+  warmup: { type: 'string', default: '1' },
+  'extra-paths': { type: 'string', default: '200' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+function usageError(message: string): never {
+  console.error(`bench: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+try {
+  args = parseArgs({ options: OPTIONS }).values;
+} catch (e) {
+  usageError((e as Error).message);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const number = (name: keyof typeof OPTIONS, min: number, whole: boolean) => {
+  const n = Number(args[name]);
+  if (!Number.isFinite(n) || n < min || (whole && !Number.isInteger(n))) {
+    usageError(`--${name} must be ${whole ? 'a whole number' : 'a number'} of at least ${min}, got "${String(args[name])}"`);
+  }
+  return n;
+};
 const settings = {
-  duration: Number(args.duration),
-  rounds: Number(args.rounds),
-  connections: Number(args.connections),
-  warmup: Number(args.warmup),
-  extraPaths: Number(args['extra-paths']),
+  duration: number('duration', 1, false),
+  rounds: number('rounds', 1, true),
+  connections: number('connections', 1, true),
+  warmup: number('warmup', 0, false),
+  extraPaths: number('extra-paths', 0, true),
 };
 
 // Plan limits would refuse almost every request of a load test; the deployment setting raises
@@ -43,7 +80,7 @@ const CATALOG_FOR_PAGE = `/v1/tokens?url=${encodeURIComponent('https://www.acme.
 const SIGNUP_REQUEST = '/v1/signup-requests/bench-token';
 
 interface Variant {
-  id: string;
+  id: VariantId;
   label: string;
   server: Running;
   path: string;
@@ -106,18 +143,20 @@ async function main(): Promise<number> {
   const prismLogging = await started(startPrism('Prism, default logging', join(ROOT, 'dist', 'openapi.yaml'), prismProbe, 'default'));
 
   const keyed = (s: Running) => ({ authorization: `Bearer ${s.ready!.key}` });
-  const variants: Variant[] = [
-    { id: 'raw', label: 'raw node:http (same bytes)', server: raw, path: CATALOG, headers: {} },
-    { id: 'express', label: 'bare Express route (same body)', server: bare, path: CATALOG, headers: {} },
-    { id: 'express-validated', label: 'Express + express-openapi-validator', server: bareValidated, path: CATALOG, headers: {} },
-    { id: 'prism', label: 'Prism mock, silent', server: prism, path: CATALOG, headers: auth },
-    { id: 'prism-logging', label: 'Prism mock, default logging', server: prismLogging, path: CATALOG, headers: auth },
-    { id: 'ref', label: 'reference, validated', server: validated, path: CATALOG, headers: keyed(validated) },
-    { id: 'ref-url', label: 'reference, validated, ?url', server: validated, path: CATALOG_FOR_PAGE, headers: keyed(validated) },
-    { id: 'ref-novalidate', label: 'reference, responses not validated', server: unvalidated, path: CATALOG, headers: keyed(unvalidated) },
-    { id: 'ref-novalidate-url', label: 'reference, responses not validated, ?url', server: unvalidated, path: CATALOG_FOR_PAGE, headers: keyed(unvalidated) },
-    { id: 'ref-extra', label: `reference, validated, +${settings.extraPaths} paths`, server: extra, path: CATALOG, headers: keyed(extra) },
-  ];
+  const label = variantLabels(settings.extraPaths);
+  const target: Record<VariantId, Omit<Variant, 'id' | 'label'>> = {
+    raw: { server: raw, path: CATALOG, headers: {} },
+    express: { server: bare, path: CATALOG, headers: {} },
+    'express-validated': { server: bareValidated, path: CATALOG, headers: {} },
+    prism: { server: prism, path: CATALOG, headers: auth },
+    'prism-logging': { server: prismLogging, path: CATALOG, headers: auth },
+    ref: { server: validated, path: CATALOG, headers: keyed(validated) },
+    'ref-url': { server: validated, path: CATALOG_FOR_PAGE, headers: keyed(validated) },
+    'ref-novalidate': { server: unvalidated, path: CATALOG, headers: keyed(unvalidated) },
+    'ref-novalidate-url': { server: unvalidated, path: CATALOG_FOR_PAGE, headers: keyed(unvalidated) },
+    'ref-extra': { server: extra, path: CATALOG, headers: keyed(extra) },
+  };
+  const variants: Variant[] = VARIANT_IDS.map((id) => ({ id, label: label[id], ...target[id] }));
 
   const stopSampling = sampleMemory(servers.filter((s) => s !== cold));
   const measured = new Map<string, Measured>(
@@ -151,6 +190,7 @@ async function main(): Promise<number> {
 }
 
 async function load(v: Variant, seconds: number, into: Measured, counted: boolean): Promise<void> {
+  const cpuBefore = treeCpuMicros(v.server.pid);
   const result = await autocannon({
     url: `${v.server.base}${v.path}`,
     headers: v.headers,
@@ -168,6 +208,7 @@ async function load(v: Variant, seconds: number, into: Measured, counted: boolea
       seconds: result.duration,
       p50: result.latency.p50,
       p99: result.latency.p99,
+      cpuMicros: treeCpuMicros(v.server.pid) - cpuBefore,
     });
   }
 }

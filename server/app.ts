@@ -1,14 +1,15 @@
-import express, { type RequestHandler } from 'express';
+import express, { type NextFunction, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { beginRequestReads, type Db } from './store/db.js';
 import { Sealer } from './store/secrets.js';
 import type { Clock } from './domain/clock.js';
 import { Limiter } from './domain/limiter.js';
-import { loadContract, type Contract } from './contract.js';
+import { loadContract, type Contract, type Operation } from './contract.js';
 import { defaultConfig, type ServerConfig } from './config.js';
 import { ApiError } from './domain/errors.js';
 import { context } from './http/context.js';
-import { matchOperation } from './http/operation.js';
+import { matchOperation, unknownPath } from './http/operation.js';
+import { afterReceived, series } from './http/pipeline.js';
 import { authenticate } from './http/auth.js';
 import { readJsonBody } from './http/body.js';
 import { perMinuteLimits } from './http/rate-limits.js';
@@ -45,12 +46,17 @@ export interface AppOptions {
 const handlers: Handlers = { ...tokenHandlers, ...recipeHandlers, ...signupHandlers, ...linkHandlers };
 const bodyGates: BodyGates = { ...linkBodyGates };
 
+function answered(op: Operation, res: Response, next: NextFunction): void {
+  if (!res.headersSent) next(new Error(`${op.operationId} sent no response`));
+}
+
 /**
  * The reference server. Order matters: the operation is matched once; the validator's response
  * hook is installed before anything can answer, so errors are checked against the document too;
  * then authentication, per-minute limits, the checks that need no body (an unknown link), the
  * capped body, request validation, the handler, and one error handler that speaks the
- * specification's `{code, error}`.
+ * specification's `{code, error}`. The documented operations run as one layer (http/pipeline.ts),
+ * which every API request passes; the docs and the fixture surface come after it.
  */
 export function createApp(options: AppOptions) {
   const config: ServerConfig = { ...defaultConfig, ...options.config };
@@ -72,45 +78,54 @@ export function createApp(options: AppOptions) {
     ignoreUndocumented: true,
   }) as unknown as RequestHandler[];
   const stage = (name: string) => validator.filter((mw) => mw.name === name);
-  const [init, metadata, requests, responses] = ['', 'metadataMiddleware', 'requestMiddleware', 'responseMiddleware'].map((n, i) =>
-    i === 0 ? [validator[0]!] : stage(n),
-  );
+  const init = validator[0]!;
+  const [metadata, requests, responses] = ['metadataMiddleware', 'requestMiddleware', 'responseMiddleware'].map(stage);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', parseQuery);
-  app.use(requestLog(log));
-  app.use((_req, _res, next) => {
+  const beginReads: RequestHandler = (_req, _res, next) => {
     beginRequestReads(options.db);
     next();
-  });
-  app.use(docsRouter());
-  if (config.adminToken) app.use('/_fixtures', fixturesRouter(services, config.adminToken));
-  app.use(matchOperation(contract));
-  app.use(noStore);
-  app.use(pages.headers);
-  app.use(init!, ...metadata!, ...responses!);
-  app.use(authenticate(options.db));
-  app.use(perMinuteLimits(limiter, { countRefused: config.countRefusedRequests }));
-  app.use(
-    readJsonBody({
-      nesting: contract.limit('body-nesting-depth'),
-      beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
-      takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
-    }),
-  );
-  app.use(...requests!);
-  app.use(async (req, res, next) => {
+  };
+  const handle: RequestHandler = (req, res, next) => {
     const op = context(req).operation!;
     const handler = handlers[op.operationId];
     if (!handler) throw new ApiError(501, 'not_implemented', `${op.operationId} is not implemented by this server.`);
-    await handler(req, res, services);
-    if (!res.headersSent) next(new Error(`${op.operationId} sent no response`));
-  });
+    const pending = handler(req, res, services);
+    if (!pending) return answered(op, res, next);
+    return pending.then(() => answered(op, res, next));
+  };
+  app.use(requestLog(log));
+  // A path the document does not have leaves this layer for the docs, the fixture surface and the 404.
+  app.use(
+    series([
+      matchOperation(contract),
+      beginReads,
+      noStore,
+      pages.headers,
+      afterReceived,
+      init,
+      ...metadata!,
+      ...responses!,
+      authenticate(options.db),
+      perMinuteLimits(limiter, { countRefused: config.countRefusedRequests }),
+      readJsonBody({
+        nesting: contract.limit('body-nesting-depth'),
+        beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
+        takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
+      }),
+      ...requests!,
+      handle,
+    ]),
+  );
+  app.use(docsRouter());
+  if (config.adminToken) app.use('/_fixtures', beginReads, fixturesRouter(services, config.adminToken));
+  app.use(unknownPath);
   app.use(errorHandler(contract, log, pages));
   // Compiles every validator before the first request (main.ts awaits it before listening).
   let warmed: Promise<void> | undefined;
-  const ready = () => (warmed ??= warmValidator(app, contract, { init: init!, metadata: metadata!, requests: requests!, responses: responses! }));
+  const ready = () => (warmed ??= warmValidator(app, contract, { init: [init], metadata: metadata!, requests: requests!, responses: responses! }));
   return Object.assign(app, { ready });
 }

@@ -151,26 +151,51 @@ export function get(base: string, path: string, headers: Record<string, string>)
   });
 }
 
-/** Resident memory of a process and its descendants, from /proc (Linux). */
-export function treeRssBytes(pid: number): number {
+/** A process and its descendants, from /proc (Linux). */
+function tree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      /* exited meanwhile */
-    }
+    const ppid = Number(statFields(Number(entry))[1]);
+    if (ppid) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
   }
-  let total = 0;
+  const out: number[] = [];
   const visit = (p: number): void => {
-    total += statusKb(p, 'VmRSS') * 1024;
+    out.push(p);
     for (const c of children.get(p) ?? []) visit(c);
   };
   visit(pid);
-  return total;
+  return out;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (state first), or none once it has exited. */
+function statFields(pid: number): string[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return [];
+  }
+}
+
+/** Resident memory of a process and its descendants. */
+export function treeRssBytes(pid: number): number {
+  return tree(pid).reduce((total, p) => total + statusKb(p, 'VmRSS') * 1024, 0);
+}
+
+// /proc counts CPU time in clock ticks of 1/100 s (USER_HZ) on Linux.
+const TICK_MICROS = 10_000;
+
+/**
+ * CPU time (user and system) a process and its descendants have used, in µs. Per request it shows
+ * what a server spends on one answer whatever else the machine runs: a busy machine lowers req/s
+ * but not the work each request takes.
+ */
+export function treeCpuMicros(pid: number): number {
+  return tree(pid).reduce((total, p) => {
+    const f = statFields(p);
+    return total + (Number(f[11] ?? 0) + Number(f[12] ?? 0)) * TICK_MICROS;
+  }, 0);
 }
 
 /** Peak resident memory the kernel recorded for one process (VmHWM). */

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Db } from '../store/db.js';
-import { findLiveKey, hashKey } from '../store/keys.js';
+import { findLiveKey, keyDigest } from '../store/keys.js';
 import { cachedRead } from '../store/read-cache.js';
 import { ApiError } from '../domain/errors.js';
 import { context } from './context.js';
@@ -22,7 +22,7 @@ export function authenticate(db: Db): RequestHandler {
     // Cached until any write (a revocation, a plan change) or another process's commit; the cache is
     // keyed by the key's hash, never by the key.
     const secret = match[1]!;
-    const key = cachedRead(db, `api-key:${hashKey(secret).toString('base64')}`, () => findLiveKey(db, secret));
+    const key = cachedRead(db, `api-key:${keyDigest(secret)}`, () => findLiveKey(db, secret));
     if (!key) throw new ApiError(401, 'invalid_api_key', 'The API key is unknown or has been revoked.');
     ctx.key = key;
     if (op.requiresSignupPermission && key.signup_enabled !== 1) {

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { LimitDef, Operation } from '../contract.js';
 import type { Limiter, LimitCheck } from '../domain/limiter.js';
 import { context } from './context.js';
 
@@ -20,17 +21,18 @@ export interface PerMinuteSettings {
  * domain inside the write, so a refusal there rolls back with it.
  */
 export function perMinuteLimits(limiter: Limiter, settings: PerMinuteSettings = { countRefused: false }): RequestHandler {
-  return async (req, res, next) => {
+  const perMinute = new WeakMap<Operation, LimitDef[]>();
+  return (req, res, next) => {
     const { operation, key } = context(req);
     if (!operation || !key) return next();
-    const checks: LimitCheck[] = operation.limits
-      .filter((l) => l.kind === 'rate' && l.window?.type === 'fixed')
-      .map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
-    if (checks.length > 0) {
-      const counted = await limiter.consume(checks);
+    let limits = perMinute.get(operation);
+    if (!limits) perMinute.set(operation, (limits = operation.limits.filter((l) => l.kind === 'rate' && l.window?.type === 'fixed')));
+    if (limits.length === 0) return next();
+    const checks: LimitCheck[] = limits.map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
+    return limiter.consume(checks).then((counted) => {
       // While the request is in flight it holds its place, so concurrent requests never pass the limit.
       if (!settings.countRefused) res.once('finish', () => res.statusCode >= 400 && limiter.refund(counted));
-    }
-    next();
+      next();
+    });
   };
 }

@@ -1,5 +1,6 @@
 import type { Handlers } from './handlers.js';
 import { context, requireKey } from './context.js';
+import { kept, sendKept } from './kept-json.js';
 
 /** Section 4.2: the index and full bundle may be cached by anyone; a per-URL lookup never. */
 const INDEX_CACHE = 'public, max-age=300';
@@ -11,7 +12,7 @@ const LOOKUP_CACHE = 'no-store';
  * (server/domain/recipes.ts, described in docs/recipes.md).
  */
 export const recipeHandlers: Handlers = {
-  getRecipes(req, res, { recipes }) {
+  getRecipes(req, res, { db, recipes }) {
     const url = req.query.url;
     if (url !== undefined) {
       res.setHeader('Cache-Control', LOOKUP_CACHE);
@@ -19,7 +20,10 @@ export const recipeHandlers: Handlers = {
       return;
     }
     res.setHeader('Cache-Control', INDEX_CACHE);
-    res.status(200).json({ recipes: recipes.index(req.query.full === '1') });
+    // The index and the full bundle change only when a recipe does.
+    const full = req.query.full === '1';
+    const answer = kept(db, `recipes:${full ? 'full' : 'index'}`);
+    sendKept(res, answer, answer.bytes ? undefined : { recipes: recipes.index(full) });
   },
 
   submitRecipe(req, res, { recipes, limiter }) {

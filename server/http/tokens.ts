@@ -1,5 +1,6 @@
 import type { Handlers } from './handlers.js';
 import { requireKey } from './context.js';
+import { kept, sendKept } from './kept-json.js';
 import { buildCatalog } from '../domain/catalog.js';
 import { markKeyUsed } from '../store/keys.js';
 
@@ -8,7 +9,9 @@ export const tokenHandlers: Handlers = {
   getTokenCatalog(req, res, { db, clock }) {
     const key = requireKey(req);
     const page = (req.query.url ?? req.query.host) as string | undefined;
-    const catalog = buildCatalog(db, key, page);
+    // The keys of an account see one catalog, except a scoped key, which sees only its own logins.
+    const answer = kept(db, `catalog:${key.account_id}:${key.scoped === 1 ? key.id : '*'}:${page === undefined ? '' : `?${page}`}`);
+    const catalog = answer.bytes ? undefined : buildCatalog(db, key, page);
     // The last-used time is kept to the second: within a second of the last mark, nothing is written.
     const now = clock.now();
     if (key.last_used_at === null || now - key.last_used_at >= 1000) {
@@ -16,6 +19,6 @@ export const tokenHandlers: Handlers = {
       // The key may be the cached row of http/auth.ts, which this bookkeeping write does not expire.
       key.last_used_at = now;
     }
-    res.status(200).json(catalog);
+    sendKept(res, answer, catalog);
   },
 };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { stmt, type Db } from './db.js';
 import { newId } from './ids.js';
 import type { PlanName } from '../contract.js';
@@ -19,7 +19,12 @@ export interface AuthenticatedKey extends KeyRow {
 }
 
 export function hashKey(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  return hash('sha256', secret, 'buffer');
+}
+
+/** The key's hash in base64, to name the key (in a cache) without holding it: made as text, not as bytes then text. */
+export function keyDigest(secret: string): string {
+  return hash('sha256', secret, 'base64');
 }
 
 /** Creates a key and returns its secret, which is shown once and stored only as a hash. */

@@ -1,0 +1,37 @@
+import type { Response } from 'express';
+import type { Db } from '../store/db.js';
+import { cachedRead } from '../store/read-cache.js';
+
+/** The longest key kept: an answer keyed by a long query value a caller chose is built every time. */
+const MAX_KEY_LENGTH = 512;
+
+/** An answer's place in the cache: its bytes once it has been sent and let through. */
+export interface Kept {
+  bytes?: Buffer;
+}
+
+/**
+ * A 200 JSON answer that depends only on stored data is kept as the bytes first sent until that
+ * data may have changed (store/read-cache.ts). The first time, it goes through res.json, so the
+ * validator's response hook checks it, and it is kept only when that check let it through.
+ * Afterwards the same bytes go through res.send with the Content-Type res.json sets, which is what
+ * res.json does after serialising (Content-Length, HEAD, conditional requests): nothing is built,
+ * serialised or validated again, and a check of the same bytes against the same schema has one
+ * verdict. For operations whose 200 has one media type, so the verdict does not depend on Accept.
+ */
+export function kept(db: Db, key: string): Kept {
+  return key.length <= MAX_KEY_LENGTH ? cachedRead<Kept>(db, `answer:${key}`, () => ({})) : {};
+}
+
+/** Sends the kept bytes with status 200, or else `body`, keeping it when the response hook let it through. */
+export function sendKept(res: Response, answer: Kept, body?: unknown): void {
+  res.status(200);
+  if (answer.bytes) {
+    if (res.get('Content-Type') === undefined) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.send(answer.bytes);
+    return;
+  }
+  res.json(body);
+  // A refusal of the response hook has been answered by the error handler, with another status.
+  if (res.statusCode === 200) answer.bytes = Buffer.from(JSON.stringify(body));
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { formatReport, TARGETS, VARIANT_IDS, variantLabels, type Measured } from '../../scripts/bench/report.js';
+import type { Running } from '../../scripts/bench/processes.js';
+
+// `npm run bench` (scripts/bench.ts) measures; these cases hold its report to its shape: every
+// variant in the table, every target written with its threshold and a verdict, the rounds behind
+// each ratio, and the command line's help. The figures are made up: no timing is asserted here.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const settings = { duration: 3, rounds: 3, connections: 50, extraPaths: 200 };
+
+function server(name: string): Running {
+  return { name, pid: 0, base: 'http://127.0.0.1:1', peakRssBytes: 100 * 2 ** 20, firstResponseMs: 12, stop: async () => {} };
+}
+
+/** A run where every variant answered `rps` requests a second (`rps[id]`, or 1000), 2xx only. */
+function run(rps: Partial<Record<string, number>> = {}, refused: Map<string, number> = new Map()) {
+  const labels = variantLabels(settings.extraPaths);
+  const measured: Measured[] = VARIANT_IDS.map((id) => ({
+    id,
+    label: labels[id],
+    server: server(id),
+    rounds: Array.from({ length: settings.rounds }, () => ({ requests: (rps[id] ?? 1000) * 3, seconds: 3, p50: 4, p99: 20, cpuMicros: 300_000 })),
+    refused: id === 'ref' ? refused : new Map(),
+  }));
+  return formatReport({
+    measured,
+    cold: server('cold'),
+    lookups: [
+      { path: '/v1/tokens', base: 2, extra: 2.5 },
+      { path: '/v1/signup-requests/bench-token', base: 3, extra: 3.5 },
+    ],
+    paths: 14,
+    settings,
+    machine: 'Node v20, 2 cores (test), no taskset: processes not pinned',
+  });
+}
+
+const cells = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+const tableAfter = (lines: string[], header: string) => {
+  const start = lines.indexOf(header);
+  expect(start, header).toBeGreaterThanOrEqual(0);
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end).map(cells);
+};
+
+describe('npm run bench', () => {
+  it('when a run is reported, then one table row per variant, each with every column, and the run and machine named above it', () => {
+    const { text, valid } = run();
+    expect(valid).toBe(true);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('GET /v1/tokens: 50 connections, 3 rounds of 3 s per variant, interleaved');
+    expect(lines[1]).toMatch(/^Node v20, 2 cores/);
+    const table = tableAfter(lines, lines.find((l) => l.startsWith('| variant |'))!);
+    const [header, , ...rows] = table;
+    expect(header).toEqual(['variant', 'req/s', 'rounds', 'vs node:http', 'vs Express', 'vs Prism', 'CPU µs/req', 'p50 ms', 'p99 ms', 'p99 worst ms', 'peak RSS MB', 'first response ms']);
+    const labels = variantLabels(settings.extraPaths);
+    expect(rows.map((r) => r[0])).toEqual([...VARIANT_IDS.map((id) => labels[id]), 'reference without ready() (start-up only)']);
+    for (const row of rows) expect(row).toHaveLength(header!.length);
+    expect(rows[0]!.slice(1, 7)).toEqual(['1000', '1000 / 1000 / 1000', '1.00x', '1.00x', '1.00x', '100']);
+    expect(text).toMatch(/^Valid run: every answer was 2xx\.$/m);
+  });
+
+  it('when a run is reported, then every target of every reference variant is listed with its threshold, a verdict and the ratio of each round', () => {
+    const labels = variantLabels(settings.extraPaths);
+    // Bare Express at 1000 req/s and Prism at 400: 800 meets 0.75x and 2x, 700 meets neither.
+    const { text } = run({ express: 1000, prism: 400, ref: 800, 'ref-url': 700 });
+    const lines = text.split('\n');
+    const [, , ...targets] = tableAfter(lines, '| target | met | measured |');
+    const verdict = (what: string) => targets.find((t) => t[0] === what);
+    for (const id of VARIANT_IDS.filter((v) => v.startsWith('ref'))) {
+      expect(verdict(`${labels[id]}: at least ${TARGETS.vsExpress}x bare Express`), id).toBeDefined();
+      expect(verdict(`${labels[id]}: at least ${TARGETS.vsPrism}x Prism mock, silent`), id).toBeDefined();
+    }
+    expect(verdict('reference, validated: at least 0.75x bare Express')?.slice(1)).toEqual(['yes', '0.80x (rounds 0.80 / 0.80 / 0.80)']);
+    expect(verdict('reference, validated: at least 2x Prism mock, silent')?.slice(1)).toEqual(['yes', '2.00x (rounds 2.00 / 2.00 / 2.00)']);
+    expect(verdict('reference, validated, ?url: at least 0.75x bare Express')?.slice(1, 2)).toEqual(['NO']);
+    expect(verdict('reference, validated, ?url: at least 2x Prism mock, silent')?.slice(1, 2)).toEqual(['NO']);
+    for (const which of ['median round', 'worst round']) {
+      expect(verdict(`reference p99 under ${TARGETS.p99Ms} ms at 50 connections (worst variant, ${which})`)?.[1]).toBe('yes');
+    }
+    expect(targets.map((t) => t[0])).toEqual(
+      expect.arrayContaining([
+        `reference first response within ${TARGETS.firstResponseMs} ms of listening (with ready())`,
+        '+200 documented paths: req/s within 10% of reference, validated',
+        `+200 documented paths: validator route lookup of /v1/tokens at most ${TARGETS.lookupGrowth}x`,
+      ]),
+    );
+    for (const t of targets) expect(['yes', 'NO'], t[0]).toContain(t[1]);
+    const met = targets.filter((t) => t[1] === 'yes').length;
+    expect(text).toContain(`Targets met: ${met} of ${targets.length}.`);
+  });
+
+  it('when a variant got answers that were not 2xx, then the run is invalid and says which', () => {
+    const { text, valid } = run({}, new Map([['429', 12]]));
+    expect(valid).toBe(false);
+    expect(text).toMatch(/^INVALID RUN: .*\n {2}reference, validated: 12 x 429$/m);
+  });
+
+  it('when asked for --help, then the options are listed and nothing is started; an unknown option is a usage error', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench.ts'), '--help'], { cwd: ROOT, encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run bench/);
+    for (const option of ['--duration', '--rounds', '--connections', '--warmup', '--extra-paths', '--help']) expect(help.stdout).toContain(option);
+    expect(help.stderr).toBe('');
+    for (const wrong of [['--bogus'], ['--rounds', 'x'], ['--connections', '0']]) {
+      const refused = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench.ts'), ...wrong], { cwd: ROOT, encoding: 'utf8' });
+      expect(refused.status, wrong.join(' ')).toBe(2);
+      expect(refused.stderr).toMatch(/^bench: .+\n\nUsage: npm run bench/);
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { contract, givenAccount, startServer, type TestServer } from './support.js';
+import { buildCatalog } from '../domain/catalog.js';
+import { findLiveKey, addKeyLogin } from '../store/keys.js';
+import { insertCard } from '../store/cards.js';
+import { deleteLogin, insertLogin } from '../store/logins.js';
+import { insertAddress, setIdentityFields } from '../store/profile.js';
+import { tokenFieldsOfIdentityField } from '../domain/profile-fields.js';
+import { RecipeRegistry } from '../domain/recipes.js';
+import { loadRelease } from '../domain/registry.js';
+import { openDb, stmt } from '../store/db.js';
+import { ManualClock } from '../domain/clock.js';
+
+/**
+ * The catalog, the recipe index and the full bundle are kept as the bytes of their first answer
+ * until the stored data changes (http/kept-json.ts), so a repeated read is neither built,
+ * serialised nor checked against the document again. These cases hold the kept answer to the
+ * answer the server gives when it builds and validates one: the same bytes, headers included
+ * (apart from Date), and a fresh build after every change. Responses are validated, as always in
+ * tests.
+ */
+
+let t: TestServer;
+let recipes: RecipeRegistry;
+beforeAll(async () => {
+  const db = openDb(':memory:');
+  const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
+  recipes = new RecipeRegistry({ db, clock, contract: contract(), log: () => {} }, loadRelease(contract()));
+  t = await startServer({ db, clock, recipes });
+});
+afterAll(() => t.close());
+
+/** Every byte of the answer to one request on a new connection, but the Date header's value. */
+function raw(head: string): Promise<string> {
+  const { hostname, port } = new URL(t.base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\nHost: vault.test\r\nConnection: close\r\n\r\n`));
+    let received = '';
+    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received.replace(/^Date: .*\r\n/m, 'Date: -\r\n')));
+  });
+}
+
+/** The raw answer's body, decoded. */
+const bodyOf = (answer: string) => Buffer.from(answer.slice(answer.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8');
+
+/** A first answer (built, validated) and two more (kept): all the same bytes. */
+async function sameEveryTime(head: string): Promise<string> {
+  const first = await raw(head);
+  expect(await raw(head)).toBe(first);
+  expect(await raw(head)).toBe(first);
+  return first;
+}
+
+function account() {
+  const a = givenAccount(t, { plan: 'Plus' });
+  const base = { accountId: a.accountId, now: t.clock.now() };
+  insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
+  insertCard(t.db, t.sealer, { ...base, number: '4242424242424242', anySite: false, allow: ['acme.com'], block: [], agent: false, limits: null });
+  insertLogin(t.db, t.sealer, { ...base, label: 'acme', website: 'acme.com', extraWebsites: ['login.acmeid.net'], email: 'jane@example.com', password: 'acme-secret-pass' });
+  insertLogin(t.db, t.sealer, { ...base, label: 'acme2', website: 'acme.co.uk', extraWebsites: [], username: 'jane_uk', password: 'uk-secret-pass', totpSecret: 'JBSWY3DPEHPK3PXP' });
+  return a;
+}
+
+const PAGES = ['', '?url=https%3A%2F%2Fwww.acme.co.uk%2Fcheckout', '?host=acme.com', '?url=not%20a%20url', '?url=', '?url=a&url=b'];
+
+describe('getTokenCatalog', () => {
+  it('when the catalog is read again with nothing changed, then the same bytes as the first answer, for every page, HEAD and a conditional request', async () => {
+    const a = account();
+    for (const page of PAGES) {
+      const get = await sameEveryTime(`GET /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
+      expect(get).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(get).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      expect(get).toMatch(/\r\nCache-Control: no-store\r\n/);
+      const head = await sameEveryTime(`HEAD /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
+      expect(head).toBe(get.slice(0, get.indexOf('\r\n\r\n') + 4));
+      // res.send answers a request that already holds any version with 304, as it did with res.json.
+      const conditional = await sameEveryTime(`GET /v1/tokens${page} HTTP/1.1\r\nIf-None-Match: *\r\nAuthorization: Bearer ${a.key}`);
+      expect(conditional).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
+    }
+  });
+
+  it('when the catalog was kept and is then built afresh, then both are the catalog the domain builds, byte for byte', async () => {
+    const a = account();
+    const key = findLiveKey(t.db, a.key)!;
+    const expectBuilt = async (page: string, query: string) => {
+      const answer = await sameEveryTime(`GET /v1/tokens${query} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
+      expect(bodyOf(answer)).toBe(JSON.stringify(buildCatalog(t.db, key, page || undefined)));
+    };
+    const changes = [
+      () => insertCard(t.db, t.sealer, { accountId: a.accountId, now: t.clock.now(), number: '5200828282828210', anySite: false, allow: ['acme.co.uk'], block: [], agent: false, limits: null }),
+      () => insertLogin(t.db, t.sealer, { accountId: a.accountId, now: t.clock.now(), label: 'github', website: 'github.com', extraWebsites: [], password: 'gh-secret-pass' }),
+      () => setIdentityFields(t.db, t.sealer, a.accountId, { first_name: 'Jane', phone: '+14155550100' }, tokenFieldsOfIdentityField),
+      () => insertAddress(t.db, t.sealer, { accountId: a.accountId, label: 'home', fields: { line1: '1 Market St', city: 'San Francisco' }, now: t.clock.now() }),
+      () => deleteLogin(t.db, a.accountId, 'acme'),
+    ];
+    for (const change of [() => {}, ...changes]) {
+      change();
+      await expectBuilt('', '');
+      await expectBuilt('https://www.acme.co.uk/checkout', '?url=https%3A%2F%2Fwww.acme.co.uk%2Fcheckout');
+    }
+  });
+
+  it('when keys of one account differ in scope, then each reads its own catalog, before and after the other', async () => {
+    const a = account();
+    const scoped = a.addKey({ scopedTo: [] });
+    const read = (secret: string) => raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${secret}`).then(bodyOf);
+    const wide = await read(a.key);
+    expect(JSON.parse(await read(scoped.key)).logins).toEqual([]);
+    expect(await read(a.key)).toBe(wide);
+    const login = t.db.prepare("SELECT id FROM logins WHERE account_id = ? AND label = 'acme2'").get(a.accountId) as { id: string };
+    addKeyLogin(t.db, scoped.keyId, login.id);
+    expect(JSON.parse(await read(scoped.key)).logins.map((l: { label: string }) => l.label)).toEqual(['acme2']);
+    expect(await read(a.key)).toBe(wide);
+  });
+
+  it('when the catalog breaks the document, then 500 on every read, never a kept answer, and 200 once it is fixed', async () => {
+    const a = account();
+    // A label the document forbids (lower-case letters and digits only), written past the domain's rules.
+    stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('Not_A_Label', a.accountId, 'acme');
+    for (let i = 0; i < 3; i++) {
+      const answer = await raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
+      expect(answer).toMatch(/^HTTP\/1\.1 500 /);
+      expect(JSON.parse(bodyOf(answer))).toEqual({ code: 'internal_error', error: 'Internal error.' });
+    }
+    stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('acme', a.accountId, 'Not_A_Label');
+    expect(await sameEveryTime(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`)).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
+describe('getRecipes', () => {
+  it('when the index or the full bundle is read again, then the same bytes; after a contribution goes live, the index as the registry builds it', async () => {
+    for (const query of ['', '?full=1']) {
+      const answer = await sameEveryTime(`GET /v1/recipes${query} HTTP/1.1`);
+      expect(answer).toMatch(/\r\nCache-Control: public, max-age=300\r\n/);
+      expect(bodyOf(answer)).toBe(JSON.stringify({ recipes: recipes.index(query !== '') }));
+    }
+    const a = givenAccount(t);
+    const recipe = { key: 'kept-answers.example', kind: 'merchant', platform: 'custom', status: 'partial', match: { hosts: ['www.kept-answers.example'], paths: ['/checkout'] } };
+    const submitted = await t.call('/v1/recipes', { method: 'POST', key: a.key, json: recipe });
+    expect(submitted.status).toBe(202);
+    for (const query of ['', '?full=1']) {
+      const answer = await sameEveryTime(`GET /v1/recipes${query} HTTP/1.1`);
+      expect(bodyOf(answer)).toBe(JSON.stringify({ recipes: recipes.index(query !== '') }));
+      expect(bodyOf(answer)).toContain('"key":"kept-answers.example"');
+    }
+  });
+});
