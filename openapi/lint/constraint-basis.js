@@ -9,7 +9,7 @@
 //   JSON. A type or an enum of a member the specification names is written there too, so it is
 //   not asked for here; a mark still works on it when there is one.
 // - A mark on a node with no such constraint is refused too: a stale mark reads as a rule.
-import { follow, isObject, member } from './resolve.js';
+import { follow, isObject, member, reporter } from './resolve.js';
 
 const SECTION_NUMBER = /^\d+(\.\d+)*$/;
 const RFC = /^RFC \d+/;
@@ -58,14 +58,6 @@ function schemaConstraints(schema) {
   return out;
 }
 
-function reporter(ctx, seen) {
-  return (message, location) => {
-    const key = `${location.source.absoluteRef}${location.pointer}\n${message}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    ctx.report({ message, location });
-  };
-}
 
 /** Whether a mark of `marks` covers `key`, or a path above it (`properties` covers `properties/x/...`). */
 function covered(marks, key) {

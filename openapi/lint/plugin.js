@@ -10,7 +10,7 @@
 // - A rule that throws stops every rule on the document, so every read is guarded.
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { follow, isObject, member, MAX_REF_HOPS, isRef } from './resolve.js';
+import { follow, isObject, member, MAX_REF_HOPS, isRef, reporter } from './resolve.js';
 import { ConstraintBasis } from './constraint-basis.js';
 
 const CLIENT_ERROR = /^4(\d\d|XX)$/;
@@ -88,15 +88,6 @@ function documentedCodes(ctx, response) {
   return codes;
 }
 
-/** Reports each (location, message) once: a shared response is reached from many operations. */
-function reporter(ctx, seen) {
-  return (message, location) => {
-    const key = `${location.source.absoluteRef}${location.pointer}\n${message}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    ctx.report({ message, location });
-  };
-}
 
 function operationName(operation, ctx) {
   return operation.operationId ? `\`${operation.operationId}\`` : `at ${ctx.location.pointer}`;

@@ -27,3 +27,13 @@ export function member(ctx, entry, key) {
   return follow(ctx, entry.node[key], entry.location.child([key]));
 }
 
+
+/** Reports each (location, message) once: a shared response is reached from many operations. */
+export function reporter(ctx, seen) {
+  return (message, location) => {
+    const key = `${location.source.absoluteRef}${location.pointer}\n${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    ctx.report({ message, location });
+  };
+}
