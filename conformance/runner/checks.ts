@@ -1,11 +1,12 @@
 import type { ApiDocument, Node } from './document.js';
 import type { Schemas } from './schemas.js';
 import type { Canaries } from './canaries.js';
-import { binds, reference, type Basis, type Judgement } from './basis.js';
+import { binds, http, reference, type Basis, type Judgement } from './basis.js';
 import { codeOf, type Exchange } from './exchange.js';
 import { CaseFailure, type Deviation } from './outcome.js';
 import { sameMeaning, type Comparison } from './header-values.js';
 import { basisOfMark } from './spec-view.js';
+import { ACCEPT_ENCODING } from './wire.js';
 
 /**
  * The checks every response of every case goes through, whatever the case is about: the status is
@@ -199,4 +200,18 @@ function retryAfterProblem(doc: ApiDocument, ex: Exchange): CaseFailure | undefi
   }
   if (value !== undefined) return new CaseFailure(`no Retry-After with ${code}`, `Retry-After: ${value}`, where, ex);
   return undefined;
+}
+
+/** An answer whose body does not decode fails its case: nothing in it can be checked, a leak included. */
+export function wireFailure(ex: Exchange): CaseFailure | undefined {
+  const problem = ex.response.wire?.undecodable;
+  if (!problem) return undefined;
+  const coding = ex.response.wire?.contentEncoding ?? '';
+  const unaccepted = problem.includes('did not accept');
+  return new CaseFailure(
+    unaccepted ? `a Content-Encoding the request accepted (${ACCEPT_ENCODING}) or none` : `a body encoded as Content-Encoding: ${coding} says`,
+    problem,
+    { sections: [], basis: http(unaccepted ? 'RFC 9110 §12.5.3' : 'RFC 9110 §8.4') },
+    ex,
+  );
 }

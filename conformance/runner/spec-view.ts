@@ -1,4 +1,4 @@
-import type { Node } from './document.js';
+import type { Node } from './json.js';
 import { reference, type Basis } from './basis.js';
 
 /**

@@ -1,7 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { http } from './basis.js';
-import type { Exchange } from './exchange.js';
-import { CaseFailure, RunnerError } from './outcome.js';
+import { RunnerError } from './errors.js';
 
 /**
  * What an answer looks like on the wire, below what the checks read: the framing of a raw answer
@@ -58,20 +56,6 @@ export function decodeBody(encoded: Buffer, headers: Record<string, string>): { 
     }
   }
   return { body, wire };
-}
-
-/** An answer whose body does not decode fails its case: nothing in it can be checked, a leak included. */
-export function wireFailure(ex: Exchange): CaseFailure | undefined {
-  const problem = ex.response.wire?.undecodable;
-  if (!problem) return undefined;
-  const coding = ex.response.wire?.contentEncoding ?? '';
-  const unaccepted = problem.includes('did not accept');
-  return new CaseFailure(
-    unaccepted ? `a Content-Encoding the request accepted (${ACCEPT_ENCODING}) or none` : `a body encoded as Content-Encoding: ${coding} says`,
-    problem,
-    { sections: [], basis: http(unaccepted ? 'RFC 9110 §12.5.3' : 'RFC 9110 §8.4') },
-    ex,
-  );
 }
 
 export interface RawAnswer {
