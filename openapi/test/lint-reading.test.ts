@@ -45,6 +45,7 @@ paths:
                 thing: {value: {}}
         '404':
           description: No such thing.
+          x-basis: {content/text~1html: {reference: The specification makes every body JSON; a page for people is our own.}}
           content:
 ${parts.errorContent}
 components:
@@ -52,6 +53,7 @@ components:
     Error:
       type: object
       required: [code, error]
+      x-basis: {required/code: {spec: '7'}, required/error: {spec: '7'}}
       properties:
         code: {type: string}
         error: {type: string}
