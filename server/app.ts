@@ -10,6 +10,7 @@ import { ApiError } from './domain/errors.js';
 import { context } from './http/context.js';
 import { matchOperation, unknownPath } from './http/operation.js';
 import { afterReceived, series } from './http/pipeline.js';
+import { handleFirst } from './http/front.js';
 import { authenticate } from './http/auth.js';
 import { readJsonBody } from './http/body.js';
 import { perMinuteLimits } from './http/rate-limits.js';
@@ -55,8 +56,9 @@ function answered(op: Operation, res: Response, next: NextFunction): void {
  * hook is installed before anything can answer, so errors are checked against the document too;
  * then authentication, per-minute limits, the checks that need no body (an unknown link), the
  * capped body, request validation, the handler, and one error handler that speaks the
- * specification's `{code, error}`. The documented operations run as one layer (http/pipeline.ts),
- * which every API request passes; the docs and the fixture surface come after it.
+ * specification's `{code, error}`. The documented operations run as one series of stages
+ * (http/pipeline.ts) ahead of Express's router (http/front.ts), which every API request passes; the
+ * docs and the fixture surface are the router's, after it.
  */
 export function createApp(options: AppOptions) {
   const config: ServerConfig = { ...defaultConfig, ...options.config };
@@ -97,33 +99,34 @@ export function createApp(options: AppOptions) {
     if (!pending) return answered(op, res, next);
     return pending.then(() => answered(op, res, next));
   };
-  app.use(requestLog(log));
-  // A path the document does not have leaves this layer for the docs, the fixture surface and the 404.
-  app.use(
-    series([
-      matchOperation(contract),
-      beginReads,
-      noStore,
-      pages.headers,
-      afterReceived,
-      init,
-      ...metadata!,
-      ...responses!,
-      authenticate(options.db),
-      perMinuteLimits(limiter, { countRefused: config.countRefusedRequests }),
-      readJsonBody({
-        nesting: contract.limit('body-nesting-depth'),
-        beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
-        takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
-      }),
-      ...requests!,
-      handle,
-    ]),
-  );
+  // Every request: its log line, then the documented operations, ahead of Express's router. A path
+  // the document does not have leaves them for the docs, the fixture surface and the 404.
+  const first = series([
+    requestLog(log),
+    matchOperation(contract),
+    beginReads,
+    noStore,
+    pages.headers,
+    afterReceived,
+    init,
+    ...metadata!,
+    ...responses!,
+    authenticate(options.db),
+    perMinuteLimits(limiter, { countRefused: config.countRefusedRequests }),
+    readJsonBody({
+      nesting: contract.limit('body-nesting-depth'),
+      beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
+      takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
+    }),
+    ...requests!,
+    handle,
+  ]);
   app.use(docsRouter());
   if (config.adminToken) app.use('/_fixtures', beginReads, fixturesRouter(services, config.adminToken));
   app.use(unknownPath);
-  app.use(errorHandler(contract, log, pages));
+  const errors = errorHandler(contract, log, pages);
+  app.use(errors);
+  handleFirst(app, first, errors);
   // Compiles every validator before the first request (main.ts awaits it before listening).
   let warmed: Promise<void> | undefined;
   const ready = () => (warmed ??= warmValidator(app, contract, { init: [init], metadata: metadata!, requests: requests!, responses: responses! }));

@@ -148,7 +148,12 @@ export class Limiter {
       if (p.used + by > p.max) throw this.refusal(p.check.limit, p.retryAt, now);
     }
     for (const p of plans) p.charge(by);
-    return { undo: (later?: WindowTally) => plans.forEach((p) => p.uncharge(by, later)) };
+    // Methods, not named arrows: the TypeScript loader would name each closure anew on every charge.
+    return {
+      undo(later?: WindowTally) {
+        for (const p of plans) p.uncharge(by, later);
+      },
+    };
   }
 
   /** Whether `by` more would fit, without counting. */
@@ -168,20 +173,22 @@ export class Limiter {
     const span = window.seconds * 1000;
     if (window.type === 'fixed') {
       const start = Math.floor(now / span) * span;
-      // Taken back through the tally of the batch that takes it back, when there is one.
-      const uncharge = (by: number, later?: WindowTally) =>
-        later ? later.counter(limit.id, subject, start).add(-by) : counters.subtractFromWindow(this.db, limit.id, subject, start, by);
-      if (tally) {
-        const counter = tally.counter(limit.id, subject, start);
-        return { check, max, used: counter.count, retryAt: start + span, charge: (by: number) => counter.add(by), uncharge };
-      }
+      const db = this.db;
+      const counter = tally?.counter(limit.id, subject, start);
       return {
         check,
         max,
-        used: counters.windowCount(this.db, limit.id, subject, start),
+        used: counter ? counter.count : counters.windowCount(db, limit.id, subject, start),
         retryAt: start + span,
-        charge: (by: number) => counters.addToWindow(this.db, limit.id, subject, start, by),
-        uncharge,
+        charge(by: number) {
+          if (counter) counter.add(by);
+          else counters.addToWindow(db, limit.id, subject, start, by);
+        },
+        // Taken back through the tally of the batch that takes it back, when there is one.
+        uncharge(by: number, later?: WindowTally) {
+          if (later) later.counter(limit.id, subject, start).add(-by);
+          else counters.subtractFromWindow(db, limit.id, subject, start, by);
+        },
       };
     }
     if (window.type === 'anchored') {

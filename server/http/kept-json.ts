@@ -14,9 +14,9 @@ export interface Kept {
  * A 200 JSON answer that depends only on stored data is kept as the bytes first sent until that
  * data may have changed (store/read-cache.ts). The first time, it goes through res.json, so the
  * validator's response hook checks it, and it is kept only when that check let it through.
- * Afterwards the same bytes go through res.send with the Content-Type res.json sets, which is what
- * res.json does after serialising (Content-Length, HEAD, conditional requests): nothing is built,
- * serialised or validated again, and a check of the same bytes against the same schema has one
+ * Afterwards the same bytes are sent with the Content-Type res.json sets, as res.send sends bytes
+ * (Content-Length, HEAD, conditional requests), which is what res.json does after serialising:
+ * nothing is built, serialised or validated again, and a check of the same bytes against the same schema has one
  * verdict. For operations whose 200 has one media type, so the verdict does not depend on Accept.
  */
 export function kept(db: Db, key: string): Kept {
@@ -25,10 +25,20 @@ export function kept(db: Db, key: string): Kept {
 
 /** Sends the kept bytes with status 200, or else `body`, keeping it when the response hook let it through. */
 export function sendKept(res: Response, answer: Kept, body?: unknown): void {
-  res.status(200);
+  res.statusCode = 200;
   if (answer.bytes) {
-    if (res.get('Content-Type') === undefined) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.send(answer.bytes);
+    if (res.getHeader('Content-Type') === undefined) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    const { headers } = res.req;
+    // What res.send does with bytes, in its order, written out: Content-Length, then the body but
+    // to HEAD. It answers a conditional request itself (If-None-Match: * is fresh without an ETag),
+    // so such a request still goes through it.
+    if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) {
+      res.send(answer.bytes);
+      return;
+    }
+    res.setHeader('Content-Length', answer.bytes.length);
+    if (res.req.method === 'HEAD') res.end();
+    else res.end(answer.bytes);
     return;
   }
   res.json(body);

@@ -2,10 +2,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
  * Middleware run in order as one: each stage gets `next`, an error (thrown, passed to `next`, or a
- * rejected promise) skips the rest and goes to Express's error handlers, as it would between
- * `app.use` layers, and `next('router')` leaves the series for the app's next layer, as it leaves
- * a router. One layer instead of a dozen: Express's router matches every layer's path and wraps
- * its call on every request, which cost more than most stages do.
+ * rejected promise) skips the rest and goes to the error handler, as it would between `app.use`
+ * layers, and `next('router')` leaves the series for what comes after it, as it leaves a router.
+ * One series instead of a dozen layers: Express's router matches every layer's path and wraps its
+ * call on every request, which cost more than most stages do.
  */
 export function series(stages: RequestHandler[]): RequestHandler {
   return (req, res, done) => {

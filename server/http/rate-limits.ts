@@ -31,7 +31,7 @@ export function perMinuteLimits(limiter: Limiter, settings: PerMinuteSettings = 
     const checks: LimitCheck[] = limits.map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
     return limiter.consume(checks).then((counted) => {
       // While the request is in flight it holds its place, so concurrent requests never pass the limit.
-      if (!settings.countRefused) res.once('finish', () => res.statusCode >= 400 && limiter.refund(counted));
+      if (!settings.countRefused) res.on('finish', () => res.statusCode >= 400 && limiter.refund(counted));
       next();
     });
   };
