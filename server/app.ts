@@ -1,5 +1,4 @@
 import express, { type NextFunction, type RequestHandler, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { beginRequestReads, type Db } from './store/db.js';
 import { Sealer } from './store/secrets.js';
 import type { Clock } from './domain/clock.js';
@@ -26,6 +25,8 @@ import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRouter } from './http/docs.js';
 import { pages as linkPages } from './http/pages/negotiation.js';
 import { warmValidator } from './http/warm.js';
+import { validatorStages } from './http/validator.js';
+import { rememberVerdicts } from './http/query-verdicts.js';
 import { parseQuery } from './http/query.js';
 import { RecipeRegistry } from './domain/recipes.js';
 import { loadRelease, type Release } from './domain/registry.js';
@@ -70,18 +71,7 @@ export function createApp(options: AppOptions) {
   const pages = linkPages(contract);
   const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes, pages };
 
-  const validator = OpenApiValidator.middleware({
-    apiSpec: structuredClone(contract.doc) as never,
-    // Unlisted query parameters are ignored (the document's info, "Query parameters").
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: true },
-    validateResponses: config.validateResponses ? { allErrors: true } : false,
-    validateSecurity: false,
-    validateApiSpec: false,
-    ignoreUndocumented: true,
-  }) as unknown as RequestHandler[];
-  const stage = (name: string) => validator.filter((mw) => mw.name === name);
-  const init = validator[0]!;
-  const [metadata, requests, responses] = ['metadataMiddleware', 'requestMiddleware', 'responseMiddleware'].map(stage);
+  const { init, metadata, requests, responses } = validatorStages(contract, { validateResponses: config.validateResponses });
 
   const app = express();
   app.disable('x-powered-by');
@@ -108,9 +98,9 @@ export function createApp(options: AppOptions) {
     noStore,
     pages.headers,
     afterReceived,
-    init,
-    ...metadata!,
-    ...responses!,
+    ...init,
+    ...metadata,
+    ...responses,
     authenticate(options.db),
     perMinuteLimits(limiter, { countRefused: config.countRefusedRequests }),
     readJsonBody({
@@ -118,7 +108,7 @@ export function createApp(options: AppOptions) {
       beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
       takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
     }),
-    ...requests!,
+    rememberVerdicts(contract, requests),
     handle,
   ]);
   app.use(docsRouter());
@@ -129,6 +119,6 @@ export function createApp(options: AppOptions) {
   handleFirst(app, first, errors);
   // Compiles every validator before the first request (main.ts awaits it before listening).
   let warmed: Promise<void> | undefined;
-  const ready = () => (warmed ??= warmValidator(app, contract, { init: [init], metadata: metadata!, requests: requests!, responses: responses! }));
+  const ready = () => (warmed ??= warmValidator(app, contract, { init, metadata, requests, responses }));
   return Object.assign(app, { ready });
 }
