@@ -71,7 +71,11 @@ export function createApp(options: AppOptions) {
   const pages = linkPages(contract);
   const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes, pages };
 
-  const { init, metadata, requests, responses } = validatorStages(contract, { validateResponses: config.validateResponses });
+  const { init, metadata, requests, responses } = validatorStages(contract, {
+    validateResponses: config.validateResponses,
+    // Unlisted query parameters are ignored (the document's info, "Query parameters").
+    allowUnknownQueryParameters: true,
+  });
 
   const app = express();
   app.disable('x-powered-by');

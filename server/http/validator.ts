@@ -3,17 +3,22 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Contract } from '../contract.js';
 import type { ValidatorStages } from './warm.js';
 
+export interface ValidatorSettings {
+  validateResponses: boolean;
+  /** Whether a query parameter the document does not list is let through (the API's) or refused (the fixture surface's). */
+  allowUnknownQueryParameters: boolean;
+}
+
 /**
- * express-openapi-validator as the server runs it, taken apart into its stages so that each runs
- * where the pipeline needs it (app.ts): init, the route's metadata, the response hook, and request
- * validation after the body has been read.
+ * express-openapi-validator as the server runs it, for the API's document or the fixture
+ * surface's, taken apart into its stages so that each runs where the pipeline needs it: init, the
+ * route's metadata, the response hook, and request validation after the body has been read.
  */
-export function validatorStages(contract: Contract, options: { validateResponses: boolean }): ValidatorStages {
+export function validatorStages(contract: Contract, settings: ValidatorSettings): ValidatorStages {
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(contract.doc) as never,
-    // Unlisted query parameters are ignored (the document's info, "Query parameters").
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: true },
-    validateResponses: options.validateResponses ? { allErrors: true } : false,
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: settings.allowUnknownQueryParameters },
+    validateResponses: settings.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     validateApiSpec: false,
     ignoreUndocumented: true,
