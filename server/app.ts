@@ -112,7 +112,7 @@ export function createApp(options: AppOptions) {
       beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
       takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
     }),
-    rememberVerdicts(contract, requests),
+    rememberVerdicts(requests),
     handle,
   ]);
   app.use(docsRouter());

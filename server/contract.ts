@@ -45,6 +45,10 @@ export interface Operation {
   validationErrorCode: string;
   /** Every documented response carries `Cache-Control: no-store` (the CacheControlNoStore header). */
   noStore: boolean;
+  /** The per-minute limits (rate limits of a fixed window), which count requests rather than writes. */
+  perMinuteLimits: LimitDef[];
+  /** No request body and every parameter, the path item's included, in the query: the query is all a request carries to validate. */
+  queryOnly: boolean;
   raw: JsonObject;
 }
 
@@ -137,6 +141,8 @@ export function buildContract(doc: JsonObject): Contract {
         noStore: Object.values((op.responses ?? {}) as JsonObject).every(
           (r) => (resolve(r).headers?.['Cache-Control']?.$ref as string | undefined)?.endsWith('/CacheControlNoStore') === true,
         ),
+        perMinuteLimits: opLimits.filter((l) => l.kind === 'rate' && l.window?.type === 'fixed'),
+        queryOnly: op.requestBody === undefined && [...((item.parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].every((p) => resolve(p)?.in === 'query'),
         raw: op,
       };
       operations.set(operation.operationId, operation);

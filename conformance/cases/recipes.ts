@@ -31,7 +31,8 @@ export async function recipes(ctx: CaseContext, query?: Record<string, string> |
   return ex;
 }
 
-function expectCache(ctx: CaseContext, ex: Exchange, value: string): void {
+/** The answer's Cache-Control, compared as a set of directives (section 4.2 states the index's and a lookup's). */
+export function expectCache(ctx: CaseContext, ex: Exchange, value: string): void {
   expectCacheControl(ctx, ex, value, '', { sections: ['4.2'] });
 }
 
@@ -57,6 +58,14 @@ export async function lookup(ctx: CaseContext, url: string): Promise<Record<stri
   const ex = await recipes(ctx, { url });
   expectCache(ctx, ex, 'no-store');
   return ex.response.json as Record<string, Node>;
+}
+
+/**
+ * The release's own recipes among an answer's entries: contributions (`registryVersion`
+ * "submission") come and go with the cases running beside the one reading them.
+ */
+export function releaseEntries(ex: Exchange): Node[] {
+  return (ex.response.json as { recipes: Node[] }).recipes.filter((e: Node) => e.registryVersion !== 'submission');
 }
 
 export async function indexEntry(ctx: CaseContext, key: string, full = false): Promise<Node | undefined> {
@@ -93,15 +102,14 @@ function readCases(): Case[] {
       needs: {},
       costs: {},
       async run(ctx) {
-        const index = (await recipes(ctx)).response.json as { recipes: Node[] };
+        const index = await recipes(ctx);
         const ex = await recipes(ctx, { full: '1' });
         expectCache(ctx, ex, INDEX_CACHE);
         const entries = (ex.response.json as { recipes: Node[] }).recipes;
         const withoutBody = entries.filter((e: Node) => typeof e.recipe !== 'object' || e.recipe === null).map((e: Node) => e.key);
         ctx.expectEqual(withoutBody, [], 'a recipe body on every entry with full=1 (keys without one):', { sections: ['2.2'] }, ex);
-        // Release recipes only: contributions of cases running beside this one come and go between the two reads.
-        const released = (list: Node[]) => list.filter((e: Node) => e.registryVersion !== 'submission').map((e: Node) => e.key).sort();
-        ctx.expectEqual(released(entries), released(index.recipes), "the same recipes as the index (the release's):", {}, ex);
+        const keys = (answer: Exchange) => releaseEntries(answer).map((e: Node) => e.key).sort();
+        ctx.expectEqual(keys(ex), keys(index), "the same recipes as the index (the release's):", {}, ex);
       },
     }),
     defineCase({
@@ -174,11 +182,9 @@ function readCases(): Case[] {
       needs: {},
       costs: {},
       async run(ctx) {
-        // Release recipes only: contributions come and go with the cases running beside this one.
-        const released = (ex: Exchange) => (ex.response.json as { recipes: Node[] }).recipes.filter((e: Node) => e.registryVersion !== 'submission');
         const plain = await recipes(ctx);
         const extra = await recipes(ctx, 'page=2&sort=key&foo[]=bar');
-        ctx.expectEqual(released(extra), released(plain), 'the same index (its release recipes) with unlisted parameters as without:', {}, extra);
+        ctx.expectEqual(releaseEntries(extra), releaseEntries(plain), 'the same index (its release recipes) with unlisted parameters as without:', {}, extra);
         expectCache(ctx, extra, INDEX_CACHE);
       },
     }),
@@ -202,10 +208,9 @@ function readCases(): Case[] {
       needs: {},
       costs: {},
       async run(ctx) {
-        const entries = ((await recipes(ctx, { full: '1' })).response.json as { recipes: Node[] }).recipes;
+        const entries = releaseEntries(await recipes(ctx, { full: '1' }));
         const slotOf: Record<string, string> = { merchant: 'merchant', signup: 'signup', platform: 'platform', 'signup-platform': 'signupPlatform' };
-        // Release recipes only: contributions come and go with the accounts of cases running beside this one.
-        const served = entries.filter((e: Node) => e.registryVersion !== 'submission' && Array.isArray(e.recipe?.match?.hosts) && e.recipe.match.hosts.length > 0 && slotOf[e.kind]);
+        const served = entries.filter((e: Node) => Array.isArray(e.recipe?.match?.hosts) && e.recipe.match.hosts.length > 0 && slotOf[e.kind]);
         if (served.length === 0) ctx.fail('a registry recipe with match hosts to look up', 'none in the full bundle');
         for (const entry of served.slice(0, 6)) {
           const host = entry.recipe.match.hosts[0] as string;

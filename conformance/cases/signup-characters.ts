@@ -1,7 +1,7 @@
 import { defineCase, type Case } from '../runner/case.js';
 import { reference } from '../runner/basis.js';
 import { fileSignup, signupSetup } from './support.js';
-import { fileRefused } from './signup-steps.js';
+import { refuseEach } from './signup-filing.js';
 
 /**
  * The characters of the email and the username of a signup request (sections 4.6 and 8.7) and how
@@ -27,10 +27,8 @@ export function signupCharacterCases(): Case[] {
       costs: {},
       async run(ctx) {
         const { key } = await signupSetup(ctx);
-        for (const c of WHITESPACE) {
-          const local = ctx.unique('ws');
-          await fileRefused(ctx, key, { website: ctx.site(), email: `${local.slice(0, 4)}${c}${local.slice(4)}@example.com` }, 'invalid_email', `an email with ${hex(c)}`);
-        }
+        const within = (c: string, local = ctx.unique('ws')) => `${local.slice(0, 4)}${c}${local.slice(4)}@example.com`;
+        await refuseEach(ctx, key, 'invalid_email', WHITESPACE.map((c) => [`an email with ${hex(c)}`, { email: within(c) }]));
       },
     }),
     defineCase({
@@ -44,7 +42,7 @@ export function signupCharacterCases(): Case[] {
       costs: {},
       async run(ctx) {
         const { key } = await signupSetup(ctx);
-        for (const c of CONTROLS) await fileRefused(ctx, key, { website: ctx.site(), email: `${ctx.unique('cc')}${c}@example.com` }, 'invalid_email', `an email with ${hex(c)}`);
+        await refuseEach(ctx, key, 'invalid_email', CONTROLS.map((c) => [`an email with ${hex(c)}`, { email: `${ctx.unique('cc')}${c}@example.com` }]));
       },
     }),
     defineCase({

@@ -26,7 +26,7 @@ function emailOfLength(ctx: CaseContext, length: number): string {
 type Body = Record<string, unknown>;
 
 /** Sends each body (the site and email filled in when absent) and expects `code` for each. */
-async function refuseEach(ctx: CaseContext, key: string, code: string, bodies: [string, Body][]): Promise<void> {
+export async function refuseEach(ctx: CaseContext, key: string, code: string, bodies: [string, Body][]): Promise<void> {
   for (const [why, body] of bodies) await fileRefused(ctx, key, { website: ctx.site(), email: ctx.email(), ...body }, code, why);
 }
 

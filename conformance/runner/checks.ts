@@ -39,6 +39,8 @@ export interface Verdict {
 }
 
 export function judgeResponse(judge: Judge, canaries: Canaries, ex: Exchange): Verdict {
+  const wire = wireFailure(ex);
+  if (wire) return { failure: wire, deviations: [] };
   // A compressed leak is still a leak: the scan reads the decoded body.
   const leak = canaries.scan(ex.response.headers, ex.response.text);
   if (leak) {
@@ -207,7 +209,7 @@ export function wireFailure(ex: Exchange): CaseFailure | undefined {
   const problem = ex.response.wire?.undecodable;
   if (!problem) return undefined;
   const coding = ex.response.wire?.contentEncoding ?? '';
-  const unaccepted = problem.includes('did not accept');
+  const unaccepted = ex.response.wire?.unaccepted === true;
   return new CaseFailure(
     unaccepted ? `a Content-Encoding the request accepted (${ACCEPT_ENCODING}) or none` : `a body encoded as Content-Encoding: ${coding} says`,
     problem,

@@ -33,6 +33,8 @@ export interface Wire {
   bytes: number;
   /** Why the body could not be decoded; the body is then kept as it came. */
   undecodable?: string;
+  /** Whether that is because the coding is not one the request accepted (rather than a body its coding cannot undo). */
+  unaccepted?: boolean;
 }
 
 /** Decodes a body by its Content-Encoding, the last coding applied first undone. */
@@ -48,7 +50,7 @@ export function decodeBody(encoded: Buffer, headers: Record<string, string>): { 
   let body = encoded;
   for (const coding of codings.reverse()) {
     const decode = DECODERS[coding];
-    if (!decode) return { body: encoded, wire: { ...wire, undecodable: `Content-Encoding ${coding}, which the request did not accept (Accept-Encoding: ${ACCEPT_ENCODING})` } };
+    if (!decode) return { body: encoded, wire: { ...wire, undecodable: `Content-Encoding ${coding}, which the request did not accept (Accept-Encoding: ${ACCEPT_ENCODING})`, unaccepted: true } };
     try {
       body = decode(body);
     } catch (e) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceServer } from './support/processes.js';
 import { conform } from './support/run.js';
+import { documentLimit } from './support/tamper.js';
 
 /**
  * Section 8.1 item 4 ("a refused request records nothing") and section 8.3 ("filing a request
@@ -19,14 +20,14 @@ describe('the login-write cases against a deployment that counts refused filings
   });
   afterAll(() => server?.stop());
 
-  it('when twenty filings are refused, then the next valid one is rate_limited: this deployment takes the other reading', async () => {
+  it('when a minute\'s login writes are spent on refused filings, then the next valid one is rate_limited: this deployment takes the other reading', async () => {
     const file = (website: string) =>
       fetch(`${server.base}/v1/logins/requests`, {
         method: 'POST',
         headers: { authorization: `Bearer ${server.keys.signup}`, 'content-type': 'application/json' },
         body: JSON.stringify({ website, email: 'agent@example.com' }),
       });
-    for (let i = 0; i < 20; i++) expect((await file('not a site')).status).toBe(400);
+    for (let i = 0; i < documentLimit('login-writes-per-key'); i++) expect((await file('not a site')).status).toBe(400);
     const refused = await file('example.com');
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { code: string }).code).toBe('rate_limited');

@@ -136,9 +136,9 @@ export class Limiter {
     this.prunedAt = now;
   }
 
-  /** For callers that charge a budget inside their own write transaction. */
-  consumeInTransaction(checks: LimitCheck[], by = 1): Counted {
-    return this.charge(checks, by);
+  /** For callers that charge a budget inside their own write transaction, which a refusal rolls back with it. */
+  consumeInTransaction(checks: LimitCheck[], by = 1): void {
+    this.charge(checks, by);
   }
 
   private charge(checks: LimitCheck[], by: number, tally?: WindowTally): Counted {

@@ -95,8 +95,8 @@ function refuse(req: Request, next: Parameters<RequestHandler>[2], err: unknown)
 }
 
 function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined, code: string): unknown {
-  const refuse = (message: string) =>
-    new ApiError(400, code, message, code === 'invalid_recipe' ? { errors: [{ path: '', message: asProblem(message) }] } : {});
+  // invalid_recipe lists its problems: the body's own, or the one the sentence names.
+  const refuse = (message: string, errors = [{ path: '', message: asProblem(message) }]) => new ApiError(400, code, message, code === 'invalid_recipe' ? { errors } : {});
   let text: string;
   try {
     text = UTF8.decode(raw);
@@ -115,7 +115,7 @@ function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined,
   if (refusedNames.length > 0) {
     const shown = refusedNames.slice(0, 5).map((p) => p.path).join(', ') + (refusedNames.length > 5 ? ` and ${refusedNames.length - 5} more` : '');
     const sentence = `The request body has a member named ${REFUSED_LIST.replace(/, (?=[^,]*$)/, ' or ')} (at ${shown}), names this server refuses.`;
-    throw new ApiError(400, code, sentence, code === 'invalid_recipe' ? { errors: refusedNames.map((p) => ({ path: p.path, message: `is a member name this server refuses (${REFUSED_LIST})` })) } : {});
+    throw refuse(sentence, refusedNames.map((p) => ({ path: p.path, message: `is a member name this server refuses (${REFUSED_LIST})` })));
   }
   return removedPrefix ? strip(value, removedPrefix) : value;
 }

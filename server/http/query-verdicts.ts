@@ -1,5 +1,4 @@
 import type { Request, RequestHandler } from 'express';
-import type { Contract, Operation } from '../contract.js';
 import { context } from './context.js';
 import { series } from './pipeline.js';
 
@@ -18,16 +17,13 @@ const MAX_QUERY_LENGTH = 512;
  * remembered: it is made again each time. `server/test/query-verdicts.test.ts` holds the
  * remembered outcome to the validator's, for generated queries.
  */
-export function rememberVerdicts(contract: Contract, requests: RequestHandler[]): RequestHandler {
+export function rememberVerdicts(requests: RequestHandler[]): RequestHandler {
   const validate = series(requests);
-  const queryOnly = new Map<Operation, boolean>();
   const passed = new Map<string, Record<string, unknown>>();
   return (req, res, next) => {
     const op = context(req).operation;
     if (!op || req.headers['content-type'] !== undefined || req.body !== undefined) return validate(req, res, next);
-    let only = queryOnly.get(op);
-    if (only === undefined) queryOnly.set(op, (only = takesOnlyQuery(contract, op)));
-    if (!only) return validate(req, res, next);
+    if (!op.queryOnly) return validate(req, res, next);
     const at = req.originalUrl.indexOf('?');
     const text = at < 0 ? '' : req.originalUrl.slice(at);
     if (text.length > MAX_QUERY_LENGTH) return validate(req, res, next);
@@ -42,14 +38,6 @@ export function rememberVerdicts(contract: Contract, requests: RequestHandler[])
       next(err);
     });
   };
-}
-
-/** No body, and every parameter (the path's and the operation's) in the query. */
-function takesOnlyQuery(contract: Contract, op: Operation): boolean {
-  if (op.raw.requestBody !== undefined) return false;
-  const item = contract.resolve((contract.doc.paths as Record<string, unknown>)[op.path]) as { parameters?: unknown[] };
-  const parameters = [...(item.parameters ?? []), ...((op.raw.parameters as unknown[] | undefined) ?? [])];
-  return parameters.every((p) => (contract.resolve(p) as { in?: string }).in === 'query');
 }
 
 /**

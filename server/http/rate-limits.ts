@@ -1,5 +1,4 @@
 import type { RequestHandler } from 'express';
-import type { LimitDef, Operation } from '../contract.js';
 import type { Limiter, LimitCheck } from '../domain/limiter.js';
 import { context } from './context.js';
 
@@ -21,14 +20,10 @@ export interface PerMinuteSettings {
  * domain inside the write, so a refusal there rolls back with it.
  */
 export function perMinuteLimits(limiter: Limiter, settings: PerMinuteSettings = { countRefused: false }): RequestHandler {
-  const perMinute = new WeakMap<Operation, LimitDef[]>();
   return (req, res, next) => {
     const { operation, key } = context(req);
-    if (!operation || !key) return next();
-    let limits = perMinute.get(operation);
-    if (!limits) perMinute.set(operation, (limits = operation.limits.filter((l) => l.kind === 'rate' && l.window?.type === 'fixed')));
-    if (limits.length === 0) return next();
-    const checks: LimitCheck[] = limits.map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
+    if (!operation || !key || operation.perMinuteLimits.length === 0) return next();
+    const checks: LimitCheck[] = operation.perMinuteLimits.map((limit) => ({ limit, plan: key.plan, subject: limit.scope === 'account' ? key.account_id : key.id }));
     return limiter.consume(checks).then((counted) => {
       // While the request is in flight it holds its place, so concurrent requests never pass the limit.
       if (!settings.countRefused) res.on('finish', () => res.statusCode >= 400 && limiter.refund(counted));

@@ -64,7 +64,6 @@ beforeAll(async () => {
   remembering = await serve(
     appWith((requests) =>
       rememberVerdicts(
-        contract(),
         requests.map((stage): RequestHandler => (req, res, next) => {
           validations++;
           return stage(req, res, next);
@@ -124,7 +123,7 @@ describe('remembered request verdicts', () => {
     const strict = buildContract(doc as never);
     const [plainStrict, rememberingStrict] = await Promise.all([
       serve(appWith((requests) => series(requests), strict)),
-      serve(appWith((requests) => rememberVerdicts(strict, requests), strict)),
+      serve(appWith((requests) => rememberVerdicts(requests), strict)),
     ]);
     const refusedTarget = '/v1/recipes?full=maybe';
     const expected = await send(plainStrict, 'GET', refusedTarget, {});

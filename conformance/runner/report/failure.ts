@@ -8,7 +8,7 @@ import { describeBasis } from '../basis.js';
 
 const BODY_LIMIT = 600;
 
-function truncate(text: string, limit = BODY_LIMIT): string {
+export function truncate(text: string, limit = BODY_LIMIT): string {
   return text.length > limit ? `${text.slice(0, limit)}… (${text.length} characters in all)` : text;
 }
 

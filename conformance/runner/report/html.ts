@@ -3,6 +3,7 @@ import type { Exchange } from '../exchange.js';
 import { describeBasis, spec } from '../basis.js';
 import { SECTIONS, chapterOf } from '../sections.js';
 import { replayOf } from './replay.js';
+import { truncate } from './failure.js';
 import { coverageTotals, type CoverageRow } from './coverage.js';
 import { viewDeviation } from './deviations.js';
 import { EXIT_MEANING, type ReportInput } from './input.js';
@@ -47,14 +48,14 @@ class Page {
     const { request } = ex;
     const lines = [`${request.method} ${request.url}`, ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`)];
     if (request.chunked) lines.push('transfer-encoding: chunked');
-    if (request.body) lines.push('', truncate(request.body.toString('utf8')));
+    if (request.body) lines.push('', truncate(request.body.toString('utf8'), BODY_LIMIT));
     return lines.join('\n');
   }
 
   response(ex: Exchange): string {
     const { response } = ex;
     const lines = [`${response.status} ${response.statusText}`, ...Object.entries(response.headers).map(([k, v]) => `${k}: ${v}`)];
-    lines.push('', response.text ? truncate(response.text) : '(empty body)');
+    lines.push('', response.text ? truncate(response.text, BODY_LIMIT) : '(empty body)');
     return lines.join('\n');
   }
 
@@ -230,10 +231,6 @@ ${this.cases(byId)}
 </html>
 `;
   }
-}
-
-function truncate(text: string): string {
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length} characters in all)` : text;
 }
 
 export function htmlReport(input: ReportInput): string {

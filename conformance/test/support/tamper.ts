@@ -65,8 +65,8 @@ const HOP_BY_HOP = ['content-length', 'transfer-encoding'];
 
 let limits: Record<string, { value: number }> | undefined;
 
-/** The deployment's own HTTP-layer bounds, from the document its answers are judged by. */
-function documentLimit(id: string): number {
+/** A limit's default, as the bundled document the answers are judged by states it (the HTTP layer's bounds, say). */
+export function documentLimit(id: string): number {
   limits ??= (JSON.parse(readFileSync(join(ROOT, 'dist', 'openapi.json'), 'utf8')) as { 'x-limits': Record<string, { value: number }> })['x-limits'];
   return limits[id]!.value;
 }
