@@ -208,10 +208,17 @@ export class Connection {
         settled = true;
         reject(new RunnerError(kind, message));
       };
+      // Set once the answer's head has arrived: a request error after it (the rest of the body
+      // refused with a reset) waits for the answer, which counts if it arrives whole.
+      let requestError: string | undefined;
+      let answering = false;
       const onResponse = (res: http.IncomingMessage) => {
+        answering = true;
         const chunks: Buffer[] = [];
+        const brokeOff = (why: string) => fail('network', requestError ?? `the response to ${request.method} ${url.pathname} broke off: ${why}`);
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', (e) => fail('network', `the response to ${request.method} ${url.pathname} broke off: ${e.message}`));
+        res.on('error', (e) => brokeOff(e.message));
+        res.on('close', () => brokeOff('the connection closed'));
         res.on('end', () => {
           if (settled) return;
           settled = true;
@@ -232,8 +239,13 @@ export class Connection {
         req.destroy();
         fail('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`);
       });
-      // A server may answer (413) and close before the whole body is written; the answer still counts.
-      req.on('error', (e: NodeJS.ErrnoException) => fail(e instanceof RunnerError ? e.kind : 'network', `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`));
+      // A server may answer (413) and close before the whole body is written, and the rest of the
+      // body then meets a reset (RFC 9112 §9.6); an answer that arrives whole still counts.
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        const message = `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`;
+        if (answering && !(e instanceof RunnerError)) requestError = message;
+        else fail(e instanceof RunnerError ? e.kind : 'network', message);
+      });
       if (request.body && request.chunked) {
         // Two chunks, so the body really arrives in pieces.
         const half = Math.floor(request.body.length / 2);

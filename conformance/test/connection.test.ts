@@ -192,6 +192,35 @@ describe('one connection layer for parsed and raw requests', () => {
   });
 });
 
+describe('an answer before the whole body is sent', () => {
+  it('when the server answers 413 and then resets the connection while the body is still being sent, then the whole answer counts; a reset before any answer is a network error', async () => {
+    const refusal = '{"code":"bad_request","error":"too large"}';
+    for (const answerFirst of [true, false]) {
+      const target = await scripted((_head, socket) => {
+        if (answerFirst) {
+          socket.write(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nContent-Length: ${refusal.length}\r\nConnection: close\r\n\r\n${refusal}`);
+        }
+        // Closed with unread body bytes: the kernel answers the rest of the body with a reset (RFC 9112 §9.6).
+        socket.resetAndDestroy();
+      });
+      const c = new Connection(DIRECT, [target.origin]);
+      try {
+        // Larger than the socket buffers, so the client is still writing when the reset comes.
+        const request = c.request({ method: 'POST', url: `${target.origin}/v1/logins/requests`, headers: { 'content-type': 'application/json' }, body: Buffer.alloc(16 * 1024 * 1024, 0x20) });
+        if (answerFirst) {
+          const answer = await c.send(request, 5000);
+          expect([answer.status, answer.text]).toEqual([413, refusal]);
+        } else {
+          await expect(c.send(request, 5000)).rejects.toThrow(/ECONNRESET|EPIPE/);
+        }
+      } finally {
+        c.close();
+        await new Promise<void>((resolve) => target.server.close(() => resolve()));
+      }
+    }
+  });
+});
+
 describe('the environment\'s proxy', () => {
   it('when both spellings are set, then the lowercase one wins; a proxy without a scheme is http://; another scheme is a usage error', () => {
     expect(proxySettings({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2', HTTP_PROXY: 'proxy.example.com:3128', NO_PROXY: '.internal' })).toEqual({
