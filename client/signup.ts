@@ -43,9 +43,15 @@ export async function waitForSignupRequest(poll: Poll, id: string, options: Wait
     const answer = await poll({ id }, { signal, apiKey, timeoutMs });
     if (answer.status === 'approved') return { ...answer, passwordOwnerManaged: answer.passwordOwnerManaged ?? false };
     if (answer.status !== 'pending') return answer;
-    const left = answer.expiresAt - Date.now();
-    if (left <= 0) return answer;
-    await sleep(Math.min(interval / 2 + (Math.random() * interval) / 2, left), signal);
+    const now = Date.now();
+    if (answer.expiresAt <= now) return answer;
+    await sleepUntil(Math.min(now + interval / 2 + (Math.random() * interval) / 2, answer.expiresAt), signal);
     interval = Math.min(interval * GROWTH, maxInterval);
   }
+}
+
+// Timers run on a monotonic clock and may fire a few ms before the wall clock reaches the mark, so
+// the wait goes on until `Date.now()` has passed it: a poll meant for `expiresAt` is never early.
+async function sleepUntil(at: number, signal?: AbortSignal): Promise<void> {
+  for (let rest = at - Date.now(); rest > 0; rest = at - Date.now()) await sleep(rest, signal);
 }

@@ -1,7 +1,8 @@
 // waitForSignupRequest against the reference server: the account holder approves or denies through the
 // request's link, or the manual clock passes the 24 hours; the poller returns the final state.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../server/domain/clock.js';
+import { waitForSignupRequest } from '../signup.js';
 import { clientFor } from './support/clients.js';
 import { startSandbox, until, type Sandbox } from './support/sandbox.js';
 import { json, startTinyServer, type TinyServer } from './support/tiny-server.js';
@@ -125,5 +126,29 @@ describe('waitForSignupRequest', () => {
     others.push(older);
     const outcome = await clientFor(older, 'vk_test').waitForSignupRequest('sreq_1');
     expect(outcome).toEqual({ ...approved, passwordOwnerManaged: false });
+  });
+});
+
+describe('waitForSignupRequest and the wall clock', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('when the wall clock steps back during the last wait, then the last poll is still at expiresAt, not before', async () => {
+    // Timers keep their own clock; a wall-clock step (or drift) makes the wait end a few ms early by Date.now().
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const expiresAt = Date.now() + 1_000;
+    const polls: number[] = [];
+    const poll = async () => {
+      polls.push(Date.now());
+      vi.setSystemTime(Date.now() + 10); // each answer takes 10 ms
+      return { status: 'pending' as const, expiresAt };
+    };
+    const waiting = waitForSignupRequest(poll, 'sreq_1', { intervalMs: 5_000, maxIntervalMs: 5_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(polls).toHaveLength(1);
+    vi.setSystemTime(Date.now() - 3);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await waiting).toEqual({ status: 'pending', expiresAt });
+    expect(polls.at(-1)!).toBeGreaterThanOrEqual(expiresAt);
+    expect(polls.at(-1)!).toBeLessThan(expiresAt + 10);
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Contract } from '../contract.js';
+import { closeInStages } from './closing.js';
 import type { Log } from './logging.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
@@ -57,6 +58,7 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     requireHostHeader: false,
   }) as HttpServer;
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+  server.on('connection', (socket: Socket) => closeInStages(socket));
 
   // The request each connection is on, and the requests already answered: a timeout that fires
   // while the rest of an answered request's body trickles in must not send a second answer.
