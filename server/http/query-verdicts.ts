@@ -22,8 +22,7 @@ export function rememberVerdicts(requests: RequestHandler[]): RequestHandler {
   const passed = new Map<string, Record<string, unknown>>();
   return (req, res, next) => {
     const op = context(req).operation;
-    if (!op || req.headers['content-type'] !== undefined || req.body !== undefined) return validate(req, res, next);
-    if (!op.queryOnly) return validate(req, res, next);
+    if (!op?.queryOnly || req.headers['content-type'] !== undefined || req.body !== undefined) return validate(req, res, next);
     const at = req.originalUrl.indexOf('?');
     const text = at < 0 ? '' : req.originalUrl.slice(at);
     if (text.length > MAX_QUERY_LENGTH) return validate(req, res, next);

@@ -1,12 +1,18 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Contract } from '../contract.js';
-import type { ValidatorStages } from './warm.js';
 
 export interface ValidatorSettings {
   validateResponses: boolean;
   /** Whether a query parameter the document does not list is let through (the API's) or refused (the fixture surface's). */
   allowUnknownQueryParameters: boolean;
+}
+
+export interface ValidatorStages {
+  init: RequestHandler[];
+  metadata: RequestHandler[];
+  requests: RequestHandler[];
+  responses: RequestHandler[];
 }
 
 /**

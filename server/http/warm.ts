@@ -1,12 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import type { Contract } from '../contract.js';
-
-export interface ValidatorStages {
-  init: RequestHandler[];
-  metadata: RequestHandler[];
-  requests: RequestHandler[];
-  responses: RequestHandler[];
-}
+import type { ValidatorStages } from './validator.js';
 
 /**
  * express-openapi-validator compiles lazily: the document on the first request, and each

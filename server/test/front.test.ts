@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleFirst } from '../http/front.js';
+import { serveApp } from './support.js';
 
 /**
  * handleFirst runs the documented operations ahead of Express's router. What a stage and a later
@@ -10,16 +10,15 @@ import { handleFirst } from '../http/front.js';
  * for whatever the first stage leaves.
  */
 
-const servers: Server[] = [];
+const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
 async function serve(app: express.Express): Promise<string> {
-  const server = createServer(app);
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const served = await serveApp(app);
+  servers.push(served);
+  return served.base;
 }
 
 const errors: ErrorRequestHandler = (err: Error, _req, res, _next) => {

@@ -1,8 +1,8 @@
-import { createServer, request, type Server } from 'node:http';
+import { request } from 'node:http';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contract } from './support.js';
+import { contract, serveApp } from './support.js';
 import { buildContract, type Contract } from '../contract.js';
 import { matchOperation } from '../http/operation.js';
 import { series } from '../http/pipeline.js';
@@ -51,12 +51,11 @@ function appWith(stage: (requests: RequestHandler[]) => RequestHandler, document
 let plain: string;
 let remembering: string;
 let validations = 0;
-const servers: Server[] = [];
+const servers: { close(): Promise<void> }[] = [];
 async function serve(app: express.Express): Promise<string> {
-  const server = createServer(app);
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const served = await serveApp(app);
+  servers.push(served);
+  return served.base;
 }
 beforeAll(async () => {
   plain = await serve(appWith((requests) => series(requests)));
@@ -73,7 +72,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await Promise.all(servers.map((s) => s.close()));
 });
 
 /** The outcome of one request, the target sent exactly as given. HEAD has no body: it is sent as GET's outcome header. */

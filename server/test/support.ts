@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { createServer, type RequestListener } from 'node:http';
 import { openDb, type Db } from '../store/db.js';
 import { Sealer } from '../store/secrets.js';
 import { ManualClock } from '../domain/clock.js';
@@ -107,4 +108,14 @@ export function givenAccount(
   };
   const first = addKey(options);
   return { accountId: account.id, ...first, addKey };
+}
+
+/** Any request listener (a bare Express app, say) on 127.0.0.1, port 0: its base URL and how to stop it. */
+export async function serveApp(listener: RequestListener): Promise<{ base: string; close(): Promise<void> }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
