@@ -81,6 +81,7 @@ if (kind === 'raw') {
   const { createApp } = await import('../../server/app.js');
   const { parseLimitOverrides } = await import('../../server/config.js');
   const { seedDemo } = await import('../../server/demo.js');
+  const { createHttpServer, httpSettings } = await import('../../server/http/server.js');
   // A file database, as deployed (WAL; the limiter's counters are written on every request).
   const dir = mkdtempSync(join(tmpdir(), 'vault-bench-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,7 +102,11 @@ if (kind === 'raw') {
   const started = performance.now();
   if (env.BENCH_COLD !== '1') await app.ready();
   const warmMs = Math.round(performance.now() - started);
-  announce(createServer(app), { warmMs, key: demo.keys.agent });
+  // The HTTP server main.ts runs the app on: its timeouts and header cap, its answers of the HTTP
+  // layer, and requests born with the app's prototypes.
+  const server = createHttpServer(httpSettings(contract, limitOverrides));
+  server.serve(app);
+  announce(server, { warmMs, key: demo.keys.agent });
 } else {
   process.stderr.write(`bench server: unknown kind "${kind}" (raw, express, express-validated or reference)\n`);
   process.exit(2);

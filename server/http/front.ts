@@ -8,7 +8,9 @@ type Handle = (req: Request, res: Response, callback?: (err?: unknown) => void) 
  * `baseUrl`). An error from `first` goes to `errors`, as the router would send it to the app's error
  * handler; leaving it (`next()` or `next('router')`) goes on to the router and the app's layers.
  * Express's router matches every layer's path and wraps every call in closures of its own: for the
- * documented operations, which every API request is, that cost more than most stages do.
+ * documented operations, which every API request is, that cost more than most stages do. On the
+ * server of http/server.ts, requests and responses are born with these prototypes
+ * (http/message-classes.ts), and setting them again changes nothing.
  */
 export function handleFirst(app: Express, first: RequestHandler, errors: ErrorRequestHandler): void {
   const router = (app as unknown as { handle: Handle }).handle;

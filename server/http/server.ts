@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Contract } from '../contract.js';
 import { closeInStages } from './closing.js';
 import type { Log } from './logging.js';
+import { messageClasses, type MessagePrototypes } from './message-classes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 /**
@@ -42,13 +43,19 @@ const CHUNKED_ONLY = /^[ \t]*chunked[ \t]*$/i;
 const TIMEOUT_CHECK_MS = 500;
 
 export interface HttpServer extends Server {
-  /** Starts answering with the app; requests that arrived before wait for it. */
-  serve(app: RequestListener): void;
+  /**
+   * Starts answering with the app; requests that arrived before wait for it. Requests and
+   * responses made from then on are born with the app's prototypes (http/message-classes.ts).
+   */
+  serve(app: RequestListener & MessagePrototypes): void;
 }
 
 export function createHttpServer(settings: HttpSettings, options: { log?: Log } = {}): HttpServer {
   const log = options.log ?? (() => {});
+  const classes = messageClasses();
   const server = createServer({
+    IncomingMessage: classes.IncomingMessage,
+    ServerResponse: classes.ServerResponse,
     maxHeaderSize: settings.headerSize,
     // Node refuses a headers timeout longer than a request timeout that is set (0 is none).
     headersTimeout: settings.requestTimeoutMs > 0 ? Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) : settings.headersTimeoutMs,
@@ -84,6 +91,7 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     else waiting.push([req, res]);
   });
   server.serve = (listener) => {
+    classes.adopt(listener);
     app = listener;
     for (const [req, res] of waiting.splice(0)) listener(req, res);
   };
