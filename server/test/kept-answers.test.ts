@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
-import { contract, givenAccount, startServer, type TestServer } from './support.js';
+import { contract, givenAccount, rawAnswer, startServer, type TestServer } from './support.js';
 import { buildCatalog } from '../domain/catalog.js';
 import { findLiveKey, addKeyLogin } from '../store/keys.js';
 import { insertCard } from '../store/cards.js';
@@ -31,17 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Every byte of the answer to one request on a new connection, but the values of Date and X-Request-Id, which are each answer's own. */
-function raw(head: string): Promise<string> {
-  const { hostname, port } = new URL(t.base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\nHost: vault.test\r\nConnection: close\r\n\r\n`));
-    let received = '';
-    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(received.replace(/^Date: .*\r\n/m, 'Date: -\r\n').replace(/^X-Request-Id: .*\r\n/m, 'X-Request-Id: -\r\n')));
-  });
-}
+/** The answer to one request on a new connection (support.ts). */
+const raw = (head: string) => rawAnswer(t.base, head);
 
 /** The raw answer's body, decoded. */
 const bodyOf = (answer: string) => Buffer.from(answer.slice(answer.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8');

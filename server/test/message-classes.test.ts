@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,7 @@ import { openDb } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
 import { RecipeRegistry } from '../domain/recipes.js';
 import { loadRelease } from '../domain/registry.js';
-import { contract, givenAccount } from './support.js';
+import { contract, givenAccount, rawAnswer } from './support.js';
 
 /**
  * The HTTP server makes its requests and responses with the prototypes of the app it serves
@@ -124,18 +124,6 @@ describe('the HTTP server and the app it serves', () => {
 });
 
 describe('the reference app on born requests and on plain ones', () => {
-  /** Every byte of one answer on a new connection, but Date and X-Request-Id, which are each answer's own. */
-  function raw(base: string, head: string, body = ''): Promise<string> {
-    const { hostname, port } = new URL(base);
-    return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\nHost: vault.test\r\nConnection: close\r\n\r\n${body}`));
-      let received = '';
-      socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(received.replace(/^Date: .*\r\n/m, 'Date: -\r\n').replace(/^X-Request-Id: .*\r\n/m, 'X-Request-Id: -\r\n')));
-    });
-  }
-
   it('when the same requests reach two reference apps on one database, one served by the HTTP server and one by a plain node:http server, then the same bytes', async () => {
     const db = openDb(':memory:');
     const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
@@ -168,7 +156,7 @@ describe('the reference app on born requests and on plain ones', () => {
       [`POST /v1/logins/requests HTTP/1.1\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nContent-Length: 9`, '{"website'],
     ];
     for (const [head, body] of requests) {
-      const [fromBorn, fromPlain] = [await raw(bases[0]!, head, body), await raw(bases[1]!, head, body)];
+      const [fromBorn, fromPlain] = [await rawAnswer(bases[0]!, head, body), await rawAnswer(bases[1]!, head, body)];
       expect(fromBorn).toMatch(/^HTTP\/1\.1 \d{3} /);
       expect(fromBorn).toBe(fromPlain);
     }

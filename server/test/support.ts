@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { createServer, type RequestListener } from 'node:http';
 import { openDb, type Db } from '../store/db.js';
 import { Sealer } from '../store/secrets.js';
@@ -118,4 +118,19 @@ export async function serveApp(listener: RequestListener): Promise<{ base: strin
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Every byte of the answer to one request sent on a new connection (`head` without its Host, which
+ * is added, then `body`), but the values of Date and X-Request-Id, which are each answer's own.
+ */
+export function rawAnswer(base: string, head: string, body = ''): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\nHost: vault.test\r\nConnection: close\r\n\r\n${body}`));
+    let received = '';
+    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received.replace(/^Date: .*\r\n/m, 'Date: -\r\n').replace(/^X-Request-Id: .*\r\n/m, 'X-Request-Id: -\r\n')));
+  });
 }
