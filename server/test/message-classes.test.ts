@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Socket } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { messageClasses } from '../http/message-classes.js';
