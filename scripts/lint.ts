@@ -1,7 +1,8 @@
-// Lints every document of redocly.yaml and fails on any problem, warnings included: `redocly
-// lint` exits 0 on warnings, and a warning left standing today is noise nobody reads tomorrow.
+// Lints every document of redocly.yaml and the Arazzo workflows of openapi/workflows/, and fails on
+// any problem, warnings included: `redocly lint` exits 0 on warnings, and a warning left standing
+// today is noise nobody reads tomorrow.
 import { spawnSync } from 'node:child_process';
-import { apis, parseLintReports, REDOCLY, REDOCLY_ENV, ROOT, type LintReport } from './redocly.js';
+import { apis, parseLintReports, REDOCLY, REDOCLY_ENV, ROOT, workflowFiles, type LintReport } from './redocly.js';
 
 function redocly(args: string[], stdio: 'pipe' | 'inherit') {
   return spawnSync(REDOCLY, ['lint', '--lint-config=error', '--max-problems=1000', ...args], {
@@ -12,7 +13,7 @@ function redocly(args: string[], stdio: 'pipe' | 'inherit') {
   });
 }
 
-const names = apis().map((api) => api.name);
+const names = [...apis().map((api) => api.name), ...workflowFiles()];
 const run = redocly(['--format=json', ...names], 'pipe');
 let reports: LintReport[] = [];
 try {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,16 @@ export function apis(): Api[] {
   return Object.entries(config.apis ?? {})
     .map(([name, { root }]) => ({ name, root, output: basename(root, extname(root)) }))
     .filter((api) => existsSync(join(ROOT, api.root)));
+}
+
+/** The Arazzo workflows, relative to the repository: every `*.arazzo.yaml` of openapi/workflows/. */
+export function workflowFiles(): string[] {
+  const dir = join(ROOT, 'openapi', 'workflows');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.arazzo.yaml'))
+    .sort()
+    .map((name) => `openapi/workflows/${name}`);
 }
 
 export interface LintReport {

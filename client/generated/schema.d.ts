@@ -1471,7 +1471,7 @@ export interface components {
          * SignupApproval
          * @description What the account holder sees on a signup request's link (`GET` and `POST
          *     /v1/signup-requests/{token}`) when it asks for JSON: `status`, `website`, `email` and
-         *     `approvalFailure`. Other members may be present; their names and meaning are not
+         *     `approvalFailure`, and `expiresAt`. Other members may be present; their names and meaning are not
          *     specified, so do not rely on them.
          */
         SignupApproval: {
@@ -1504,6 +1504,12 @@ export interface components {
              * @enum {string}
              */
             approvalFailure?: "login_limit" | "label_unavailable" | "scope_full" | "daily_limit";
+            /**
+             * Format: int64
+             * @description When the signup request expires, and the link with it: 24 hours after filing, in
+             *     milliseconds since the Unix epoch (UTC). It stays the same after a decision.
+             */
+            expiresAt?: number;
         };
         /**
          * SignupDecision
