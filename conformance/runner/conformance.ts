@@ -165,14 +165,16 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       seed: settings.seed,
       runId: randomBytes(3).toString('hex'),
     };
-    out.write(
-      `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
-        `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
-        `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
-    );
+    if (settings.verbosity !== 'quiet') {
+      out.write(
+        `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
+          `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
+          `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
+      );
+    }
     const byId = new Map(all.map((c) => [c.id, c]));
     const details = new Map<string, CaseDetail>();
-    const reporter = new ConsoleReporter(out, cases.length, byId, secrets);
+    const reporter = new ConsoleReporter(out, cases.length, byId, secrets, settings.verbosity);
     const results = await runCases(settings.generate?.only ? [] : cases, env, {
       jobs: settings.jobs,
       repeat: settings.repeat,

@@ -9,7 +9,7 @@ import { Account, DriverCalls } from './account.js';
 import { judgeResponse, type Judge } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
 import type { Connection } from './http.js';
-import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, type Deviation, type Source } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, sameDeparture, type Deviation, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
 import { binds, type Judgement } from './basis.js';
@@ -209,8 +209,11 @@ export class CaseContext {
     if (verdict.failure) throw verdict.failure;
   }
 
-  private deviate(d: Deviation): void {
-    if (!this.deviations.some((k) => k.expected === d.expected && k.received === d.received)) this.deviations.push(d);
+  /** One record per departure, counting the answers it was seen in. */
+  deviate(d: Deviation): void {
+    const known = this.deviations.find((k) => sameDeparture(k, d));
+    if (known) known.answers = (known.answers ?? 1) + (d.answers ?? 1);
+    else this.deviations.push({ ...d, answers: d.answers ?? 1 });
   }
 
   /** The (operation, status, code) triples this case received. */

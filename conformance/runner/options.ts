@@ -49,6 +49,8 @@ export const OPTIONS: OptionDef[] = [
   { name: 'case-timeout', kind: 'number', value: 'S', group: 'Running', help: 'Time one case may take (default 120).' },
   { name: 'max-failures', kind: 'number', value: 'N', group: 'Running', help: 'Stop after N cases failed or errored (a target that went down, say): the cases not yet started are reported as not run, and every report is still written.' },
   { name: 'accept-incomplete', kind: 'boolean', group: 'Running', help: 'Exit 0 although some cases could not run for lack of a capability (no driver, a driver method, a manual clock, a key not given). Without it such a run exits 4. Cases left out by your own choice never change the exit status.' },
+  { name: 'quiet', kind: 'boolean', group: 'Reports', help: 'Print the failures and the summary only.' },
+  { name: 'verbose', kind: 'boolean', group: 'Reports', help: 'Print a line for every case not run too (by default they are counted by reason at the end).' },
   { name: 'expect-fail', kind: 'string', value: 'FILE', group: 'Reports', help: 'Known deviations: a JSON or YAML object of case id (or glob) to reason. They are reported as known and do not fail the run; one that passes fails the run, so the file stays true.' },
   { name: 'json', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write every result, with failures and coverage, as JSON.' },
   { name: 'junit', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write JUnit XML (one testcase per case, grouped by section).' },

@@ -1,7 +1,7 @@
 import type { Case } from './case.js';
 import { spendsOrCreates } from './case.js';
 import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
-import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, sameDeparture, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
 import type { Exchange } from './exchange.js';
 
 export interface RunOptions {
@@ -145,8 +145,12 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
     const outcome = await attemptCase(c, ctx, options.caseTimeoutMs);
     await ctx.cleanup();
     requests += ctx.exchanges.length;
-    // One record of each departure, however many attempts met it.
-    for (const d of ctx.deviations) if (!deviations.some((k) => k.expected === d.expected && k.received === d.received)) deviations.push(d);
+    // One record of each departure, however many attempts met it, with the answers it was seen in.
+    for (const d of ctx.deviations) {
+      const known = deviations.find((k) => sameDeparture(k, d));
+      if (known) known.answers = (known.answers ?? 1) + (d.answers ?? 1);
+      else deviations.push({ ...d });
+    }
     for (const t of ctx.observed()) observed.add(t);
     if (outcome === 'passed') passed++;
     else if (outcome instanceof CaseFailure) {
@@ -158,7 +162,7 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
     if (outcome instanceof NotRun) break;
   }
   const total = options.repeat;
-  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed], deviations };
+  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed], deviations: failure ? notTheFailure(deviations, failure) : deviations };
   let result: CaseResult;
   if (failure) {
     result = { ...base, state: 'failed', failure, reason: total > 1 ? `failed in run ${failedAttempt} of ${total} (passed ${passed})` : undefined };
@@ -166,6 +170,14 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
   else if (notRun) result = { ...base, state: 'not-run', reason: notRun.message, notRun: { kind: notRun.kind, label: notRun.label } };
   else result = { ...base, state: 'passed' };
   return { result, detail };
+}
+
+/**
+ * A failure is reported once, as a failure: the departures of the answer that failed, and the
+ * failure itself seen as a departure elsewhere in the case, are not listed again as deviations.
+ */
+function notTheFailure(deviations: Deviation[], failure: CaseFailure): Deviation[] {
+  return deviations.filter((d) => !sameDeparture(d, failure) && (failure.exchange === undefined || d.exchange !== failure.exchange));
 }
 
 async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number): Promise<'passed' | CaseFailure | RunnerError | NotRun> {
@@ -178,7 +190,7 @@ async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number): Promis
     return 'passed';
   } catch (e) {
     if (e instanceof ReferenceDeparture) {
-      ctx.deviations.push(e.deviation);
+      ctx.deviate(e.deviation);
       return 'passed';
     }
     if (e instanceof CaseFailure || e instanceof RunnerError || e instanceof NotRun) return e;

@@ -136,7 +136,7 @@ describe('a run against the reference server', () => {
   });
 
   it('when run with keys only and no driver, then driver cases are not run, never passed, and the run is incomplete', () => {
-    const args = ['--base-url', server.base, '--key', server.keys.agent, '--signup-key', server.keys.signup, '--only', 'getTokenCatalog/*', '--skip', '*/slow-request-head-408'];
+    const args = ['--base-url', server.base, '--key', server.keys.agent, '--signup-key', server.keys.signup, '--only', 'getTokenCatalog/*', '--skip', '*/slow-request-head-408', '--verbose'];
     const r = cli(args);
     expect(r.code, r.out + r.err).toBe(4);
     expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/url-narrows-to-the-page: needs the account-holder driver/);
@@ -152,7 +152,7 @@ describe('a run against the reference server', () => {
   });
 
   it('when cases are left out only by the user\'s own choices, then the run exits 0 and says so', () => {
-    const r = cli(['--base-url', server.base, '--key', server.keys.agent, '--only', 'getTokenCatalog/auth-header-*', '--only', 'getTokenCatalog/slow-request-head-408', '--level', 'must']);
+    const r = cli(['--base-url', server.base, '--key', server.keys.agent, '--only', 'getTokenCatalog/auth-header-*', '--only', 'getTokenCatalog/slow-request-head-408', '--level', 'must', '--verbose']);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/slow-request-head-408: waits .*; run with --spend/);
     expect(r.out).toMatch(/^catalogue: \d+ of \d+ cases ran; not run: \d+ by choice \[left out by --only, --level must \(\d+\), no --spend \(1\)\]$/m);

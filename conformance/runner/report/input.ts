@@ -40,4 +40,6 @@ export interface ReportInput {
   secrets: Secrets;
   version: string;
   generation?: GenerationSummary;
+  /** The signal that stopped the run (`SIGINT`, `SIGTERM`), when one did: the reports cover what ran. */
+  interrupted?: string;
 }

@@ -82,6 +82,13 @@ export function ranLine(t: Tally): string {
   return groups.length > 0 ? `${line}; not run: ${groups.join('; ')}` : `${line}, all of it`;
 }
 
+/** The cases not run, one line per cause with its count: what the console prints in place of a line per case. */
+export function notRunLines(t: Tally): string[] {
+  const reasons = t.reasons.filter((r) => r.cases > 0);
+  if (reasons.length === 0) return [];
+  return ['', 'not run, by reason (--verbose lists each case):', ...reasons.map((r) => `  ${String(r.cases).padStart(4)}  ${r.label} (${KIND_WORDS[r.kind]})`)];
+}
+
 /** What the exit status says when no case failed or errored and some could not run for a missing capability. */
 export function incompleteLine(t: Tally, accepted: boolean): string | undefined {
   const n = t.notRun.capability;
