@@ -6,10 +6,11 @@ import { UsageError } from './options.js';
 import type { Settings } from './settings.js';
 import { RunnerError } from './outcome.js';
 import { sleep } from './throttle.js';
+import { checkKeys } from './key-checks.js';
 
 /**
- * Before any case: the base URL answers like the API, every key given is accepted, and the driver
- * works. What fails here is a configuration to fix (exit 2), never a verdict on the deployment:
+ * Before any case: the base URL answers like the API, every key given is accepted and is what its
+ * option claims (key-checks.ts), and the driver works. What fails here is a configuration to fix (exit 2), never a verdict on the deployment:
  * no case has run. A deployment that never became ready within --wait-for-ready is one too, the
  * same as one that cannot be reached; exit 3 is kept for a run that started and could not finish.
  */
@@ -30,6 +31,7 @@ export async function preflight(
       throw new UsageError(`the key given with ${KEY_OPTION[role]} is refused (401 ${code}); check it`);
     }
   }
+  await checkKeys({ connection, baseUrl: base, timeoutMs: settings.timeoutMs }, settings.keys, log);
   if (!driver) {
     if (settings.clock === 'manual') throw new UsageError('--clock manual needs a driver that moves the clock (--driver)');
     return { manualClock: false };
