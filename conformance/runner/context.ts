@@ -13,6 +13,7 @@ import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, s
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
 import { binds, type Judgement } from './basis.js';
+import type { Stop } from './stop.js';
 
 /** What every case of one run shares. */
 export interface RunEnvironment {
@@ -39,8 +40,10 @@ export interface RunEnvironment {
   seed: number;
   /** Unique per run: names made with it never meet those of another run on the same deployment. */
   runId: string;
-  /** Sees every exchange of every case (the coverage table, the generator). */
+  /** Sees every exchange of every case (the coverage table, the generator, the HAR file). */
   onExchange?: (ex: Exchange) => void;
+  /** A stop a signal asked for: no account is opened after it. */
+  stop?: Stop;
 }
 
 export interface CallOptions {
@@ -305,9 +308,16 @@ export class CaseContext {
 
   private async openAccount(options: { plan?: PlanName } = {}): Promise<Account> {
     const calls = this.driverCalls();
+    const stop = this.env.stop;
+    if (stop?.requested) throw stop.interrupted('no account is opened after it');
     const plan = options.plan ?? 'Free';
     const { accountId } = await calls.run('openAccount', { plan, name: `conformance ${this.spec.id}` });
     const account = new Account(accountId, plan, calls, this.random, this.env.canaries, this.env.secrets);
+    // Opened while the stop came: the case's cleanup may already have run, so it goes at once.
+    if (stop?.requested && calls.driver.deleteAccount) {
+      await account.delete().catch(() => undefined);
+      throw stop.interrupted('the account opened as it came was deleted');
+    }
     if (calls.driver.deleteAccount) this.cleanups.push(() => account.delete());
     return account;
   }

@@ -7,6 +7,7 @@ import type { Settings } from './settings.js';
 import { RunnerError } from './outcome.js';
 import { sleep } from './throttle.js';
 import { checkKeys } from './key-checks.js';
+import type { Stop } from './stop.js';
 
 /**
  * Before any case: the base URL answers like the API, every key given is accepted and is what its
@@ -19,9 +20,10 @@ export async function preflight(
   driver: AccountHolderDriver | undefined,
   connection: Connection,
   log: (line: string) => void = () => {},
+  stop?: Stop,
 ): Promise<{ manualClock: boolean }> {
   const base = settings.baseUrl;
-  await untilReady(settings, connection, log);
+  await untilReady(settings, connection, log, stop);
   for (const [role, key] of Object.entries(settings.keys) as [KeyRole, string | undefined][]) {
     if (!key) continue;
     const request = connection.request({ method: 'GET', url: `${base}/v1/tokens`, headers: { accept: 'application/json', authorization: `Bearer ${key}` } });
@@ -54,7 +56,7 @@ export async function preflight(
 }
 
 /** Asks once, or with --wait-for-ready again and again (1 s apart, then up to 5 s) until the deadline. */
-async function untilReady(settings: Settings, connection: Connection, log: (line: string) => void): Promise<void> {
+async function untilReady(settings: Settings, connection: Connection, log: (line: string) => void, stop?: Stop): Promise<void> {
   const started = Date.now();
   const deadline = started + (settings.waitForReadyS ?? 0) * 1000;
   for (let attempt = 0; ; attempt++) {
@@ -65,6 +67,7 @@ async function untilReady(settings: Settings, connection: Connection, log: (line
       return;
     }
     if (settings.waitForReadyS === undefined) throw new UsageError(problem);
+    if (stop?.requested) throw new UsageError(`interrupted by ${stop.signal} while waiting for ${settings.baseUrl} to answer like the API: ${problem}`);
     if (Date.now() >= deadline) throw new UsageError(`not ready within ${settings.waitForReadyS} s (--wait-for-ready): ${problem}`);
     if (attempt === 0) log(`waiting up to ${settings.waitForReadyS} s for ${settings.baseUrl} to answer like the API (${problem})\n`);
     await sleep(Math.min(1000 * 1.5 ** attempt, 5000, Math.max(0, deadline - Date.now())));

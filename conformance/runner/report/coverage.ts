@@ -72,11 +72,12 @@ export function coverageTotals(rows: CoverageRow[]) {
   };
 }
 
-export function coverageMarkdown(rows: CoverageRow[], judgement: Judgement, results: CaseResult[] = []): string {
+export function coverageMarkdown(rows: CoverageRow[], judgement: Judgement, results: CaseResult[] = [], interrupted?: string): string {
   const t = coverageTotals(rows);
   const lines = [
     '# Contract coverage',
     '',
+    ...(interrupted ? [`**Interrupted by ${interrupted}**: the run stopped early; this table covers the cases that ran.`, ''] : []),
     `${t.documented} documented (operation, status, code): ${t.exercised} exercised, ${t.notTestable} not testable, ${t.notExercised} not exercised in this run.`,
     '',
     `The run was ${judgementWords(judgement)}.`,

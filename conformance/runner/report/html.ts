@@ -137,7 +137,7 @@ ${rows.length ? `<table class="deviations"><thead><tr><th>expected</th><th>recei
     const kinds = [
       ['capability', 'For a missing capability', 'These make the run incomplete (exit 4) unless it is accepted with --accept-incomplete.'],
       ['choice', 'By choice', 'Left out by the options given; they never change the exit status.'],
-      ['stopped', 'Stopped early', '--max-failures ended the run before these started.'],
+      ['stopped', 'Stopped early', '--max-failures, or a signal, ended the run before these started.'],
     ] as const;
     const groups = kinds
       .filter(([kind]) => t.notRun[kind] > 0)

@@ -25,6 +25,7 @@ export function jsonReport(input: ReportInput): string {
     repeat: input.settings.repeat,
     ...(input.settings.maxFailures !== undefined ? { maxFailures: input.settings.maxFailures } : {}),
     acceptIncomplete: input.settings.acceptIncomplete,
+    interrupted: input.interrupted ?? null,
     exitCode: input.exitCode,
     exitMeaning: EXIT_MEANING[input.exitCode],
     durationMs: Math.round(input.durationMs),
