@@ -32,7 +32,7 @@ function help(): string {
     if (options.length === 0) continue;
     lines.push(`${group}:`);
     for (const o of options) {
-      const flag = `  --${o.name}${o.value ? ` ${o.value}` : ''}`;
+      const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
       lines.push(flag.length > 30 ? `${flag}\n${' '.repeat(32)}${o.help}` : `${flag.padEnd(32)}${o.help}`);
     }
     lines.push('');

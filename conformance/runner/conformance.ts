@@ -23,6 +23,7 @@ import { Secrets } from './secrets.js';
 import type { Settings } from './settings.js';
 import { Throttle } from './throttle.js';
 import { signalExitCode, type Stop } from './stop.js';
+import { harFile, Recording } from './har.js';
 import { ConsoleReporter, verdictOf, type Output } from './report/console.js';
 import { contractCoverage, coverageMarkdown, coverageTotals, type CoverageRow } from './report/coverage.js';
 import { junitXml } from './report/junit.js';
@@ -105,6 +106,7 @@ const REPORTS: { option: string; file: (s: Settings) => string | undefined; rend
   { option: '--junit', file: (s) => s.junit, render: junitXml },
   { option: '--coverage', file: (s) => s.coverage, render: (input) => input.secrets.mask(coverageMarkdown(input.coverage, input.settings.judgement, input.results, input.interrupted)) },
   { option: '--html', file: (s) => s.html, render: htmlReport },
+  { option: '--har', file: (s) => s.har, render: (input) => harFile(input.recording!, input, input.operationOf ?? (() => undefined), (t) => input.secrets.mask(t)) },
 ];
 
 /** One run: select, check the target, run, report. Usage and configuration problems throw UsageError. */
@@ -139,6 +141,10 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
 
   let driver: AccountHolderDriver | undefined;
   const connection = new Connection(settings.connection, [settings.baseUrl, settings.proxyOrigin]);
+  // Recorded from the first request, the start-up probe's, so the file shows all the run sent.
+  const recording = settings.har ? new Recording() : undefined;
+  connection.recording = recording;
+  const operations = new WeakMap<object, string>();
   try {
     driver = settings.driver ? await loadDriver(settings.driver, settings.baseUrl, connection) : undefined;
     const { manualClock } = await preflight(settings, driver, connection, (line) => out.write(line), stop);
@@ -166,6 +172,11 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       seed: settings.seed,
       runId: randomBytes(3).toString('hex'),
       stop,
+      onExchange: recording
+        ? (ex) => {
+            if (ex.operationId) operations.set(ex.request, ex.operationId);
+          }
+        : undefined,
     };
     if (settings.verbosity !== 'quiet') {
       out.write(
@@ -209,7 +220,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);
     let exitCode: ExitCode = interrupted ? signalExitCode(interrupted) : exitCodeOf(results, generation?.outcomes.map((o) => o.state) ?? [], counts.notRun.capability, settings.acceptIncomplete);
-    const input: ReportInput = { settings, doc, cases, results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation, interrupted };
+    const input: ReportInput = { settings, doc, cases, results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation, interrupted, recording, operationOf: (request) => operations.get(request) };
     for (const report of REPORTS) {
       const file = report.file(settings);
       if (!file) continue;

@@ -4,6 +4,7 @@ import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
 import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, sameDeparture, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
 import type { Exchange } from './exchange.js';
 import type { Stop } from './stop.js';
+import { caseScope } from './har.js';
 
 export interface RunOptions {
   jobs: number;
@@ -149,8 +150,8 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
   const deviations: Deviation[] = [];
   for (let attempt = 1; attempt <= options.repeat; attempt++) {
     const ctx = new CaseContext(env, c, attempt);
-    const outcome = await attemptCase(c, ctx, options.caseTimeoutMs, options.stop);
-    await ctx.cleanup();
+    const outcome = await caseScope.run(c.id, () => attemptCase(c, ctx, options.caseTimeoutMs, options.stop));
+    await caseScope.run(c.id, () => ctx.cleanup());
     requests += ctx.exchanges.length;
     // One record of each departure, however many attempts met it, with the answers it was seen in.
     for (const d of ctx.deviations) {

@@ -46,6 +46,8 @@ export interface Settings {
   junit?: string;
   coverage?: string;
   html?: string;
+  /** `--har FILE`: every exchange of the run as HAR 1.2. */
+  har?: string;
   contractDiff?: string;
   /** `--generate N`: generated requests after (or, with `generateOnly`, instead of) the catalogue. */
   generate?: { count: number; timeLimitMs: number; only: boolean };
@@ -228,6 +230,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     junit: path('junit'),
     coverage: path('coverage'),
     html: path('html'),
+    har: path('har'),
     contractDiff: path('contractDiff'),
     generate: generateSettings(o),
     verbosity: o.quiet === true ? 'quiet' : o.verbose === true ? 'verbose' : 'normal',

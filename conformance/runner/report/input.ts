@@ -7,6 +7,7 @@ import type { Settings } from '../settings.js';
 import type { GenerationSummary } from '../generate/run.js';
 import type { CoverageRow } from './coverage.js';
 import type { Tally } from './tally.js';
+import type { OperationOf, Recording } from '../har.js';
 
 /**
  * Exit status: 0 every case that ran passed and nothing needed was left out; 1 a case failed (or a
@@ -45,4 +46,8 @@ export interface ReportInput {
   generation?: GenerationSummary;
   /** The signal that stopped the run (`SIGINT`, `SIGTERM`), when one did: the reports cover what ran. */
   interrupted?: string;
+  /** Every exchange of the run, for `--har`. */
+  recording?: Recording;
+  /** The operation an exchange of a case was for. */
+  operationOf?: OperationOf;
 }
