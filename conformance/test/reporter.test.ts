@@ -96,7 +96,7 @@ describe('the console report of a run with every kind of outcome', () => {
     expect(text).toContain(
       "  expected Cache-Control: public, max-age=300 (the reference's order); received Cache-Control: max-age=300, public · 1 answer in 1 case · the reference server's choice (section 4.2 names the directives, not their order)",
     );
-    expect(text).toContain('8 cases: 2 passed, 1 failed, 1 errors, 3 not run, 1 known, 1 deviations');
+    expect(text).toContain('8 cases: 2 passed, 1 failed, 1 errors, 3 not run, 1 known, 1 distinct deviation');
   });
 
   it('when not-run cases have several causes, then one line counts them by kind and cause', () => {

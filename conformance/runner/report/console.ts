@@ -108,7 +108,7 @@ export class ConsoleReporter {
     lines.push('');
     if (run.interrupted) lines.push(`INTERRUPTED by ${run.interrupted}: no case started after it; the cases under way were ended; the summary and the reports cover what ran`);
     lines.push(judgementWords(run.judgement));
-    lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} deviations` : ''));
+    lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} distinct deviation${t.deviations === 1 ? '' : 's'}` : ''));
     lines.push(ranLine(t));
     const incomplete = incompleteLine(t, run.acceptIncomplete);
     if (incomplete) lines.push(incomplete);

@@ -1,5 +1,6 @@
 import type { CaseResult, NotRunKind } from '../outcome.js';
 import type { Judgement } from '../basis.js';
+import { groupDeviations } from './deviations.js';
 
 /**
  * The counts every report prints, from one place: each verdict, how much of the catalogue ran,
@@ -35,6 +36,7 @@ export interface Tally {
   notRun: Record<NotRunKind, number>;
   /** Each cause, with its kind and how many cases it kept from running. */
   reasons: { kind: NotRunKind; label: string; cases: number }[];
+  /** Distinct departures from the reference's choices (a rule, broken the same way), however many answers showed each. */
   deviations: number;
   casesWithDeviations: number;
 }
@@ -66,7 +68,7 @@ export function tally(results: CaseResult[], scope: Scope): Tally {
     verdicts,
     notRun,
     reasons: [...reasons.values()].sort((a, b) => b.cases - a.cases),
-    deviations: results.reduce((n, r) => n + r.deviations.length, 0),
+    deviations: groupDeviations(results).length,
     casesWithDeviations: results.filter((r) => r.deviations.length > 0).length,
   };
 }
