@@ -3,14 +3,13 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import { differences, sampleRequest, securedOperations } from './support.js';
 import { expectNoStore } from './headers.js';
+import { isPerMessage } from '../runner/per-message.js';
+import type { Exchange } from '../runner/exchange.js';
 
 /**
  * Section 5: the authentication matrix, on every operation the document secures. Each case sends
  * the operation's own documented example with exactly one thing wrong: the credential.
  */
-
-/** Headers HTTP makes a property of one message, not of its meaning: the time it was sent, its framing and coding (RFC 9110 §6.6.1, §8.4; RFC 9112 §6-9). */
-const PER_MESSAGE = ['/date', '/age', '/connection', '/keep-alive', '/content-length', '/transfer-encoding', '/content-encoding'];
 
 const NOT_BEARER = ['Basic dXNlcjpwYXNzd29yZA==', 'Token vk_not_a_bearer_scheme', 'Bearer', 'vk_key_without_a_scheme'];
 
@@ -70,6 +69,11 @@ function forOperation(operationId: string, sections: string[]): Case[] {
   ];
 }
 
+/** The headers of one message (a date, a request or trace id) of either answer, as pointers: they tell nothing. */
+function perMessageAt(...answers: Exchange[]): string[] {
+  return answers.flatMap((ex) => Object.keys(ex.response.headers).filter(isPerMessage).map((name) => `/${name}`));
+}
+
 export function authCases(doc: ApiDocument): Case[] {
   const cases = securedOperations(doc).flatMap((id) => forOperation(id, doc.operation(id).sections));
   cases.push(
@@ -90,7 +94,7 @@ export function authCases(doc: ApiDocument): Case[] {
         // "Indistinguishable": nothing tells the two causes apart. What differs between two answers
         // to the same cause (a date, a request id) tells nothing, so it does not count.
         const told = (pick: (ex: typeof revoked) => unknown) => {
-          const noise = new Set([...PER_MESSAGE, ...differences(pick(revoked), pick(revokedAgain)), ...differences(pick(unknown), pick(unknownAgain))]);
+          const noise = new Set([...perMessageAt(revoked, unknown), ...differences(pick(revoked), pick(revokedAgain)), ...differences(pick(unknown), pick(unknownAgain))]);
           return differences(pick(revoked), pick(unknown)).filter((d) => ![...noise].some((n) => d === n || d.startsWith(`${n}/`)));
         };
         const headers = told((ex) => ex.response.headers);

@@ -5,6 +5,7 @@ import type { Exchange } from '../runner/exchange.js';
 import { reference } from '../runner/basis.js';
 import { LINK_BODY, fileSignup, pollBody, signupSetup } from './support.js';
 import { expectNoStore } from './headers.js';
+import { lastingHeaders } from '../runner/per-message.js';
 
 const LINK_NO_STORE = reference('Section 5 item 4 asks `no-store` of authenticated answers; a link takes no API key. The reference sends it because the link token is a credential.');
 const PAGE = reference('Section 4 makes every body JSON and section 4.11 does not show the answers of the links; the reference also answers a browser with a page.');
@@ -247,13 +248,11 @@ function commonCases(): Case[] {
 }
 
 /**
- * Headers that differ between any two answers (a request id names one request); every other header
- * of a page is the JSON answer's.
+ * Every header of a page is the JSON answer's, but its media type and the headers of one message
+ * (a date, a request or trace id), which differ between any two answers.
  */
-const PER_ANSWER = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'etag', 'last-modified', 'transfer-encoding', 'x-request-id']);
-
 function expectSameHeaders(ctx: CaseContext, page: Exchange, json: Exchange): void {
-  const kept = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !PER_ANSWER.has(k)).sort());
+  const kept = (h: Record<string, string>) => lastingHeaders(h, ['content-type']);
   ctx.expectEqual(kept(page.response.headers), kept(json.response.headers), "the page's headers (security headers, Cache-Control) equal to the JSON answer's:", { basis: PAGE }, page);
 }
 

@@ -4,6 +4,7 @@ import { resolveSettings } from './settings.js';
 import { runConformance, runnerVersion, loadCatalogue, type Catalogue } from './conformance.js';
 import { defaultDocumentPath } from './document.js';
 import { EXIT_MEANING, type ExitCode } from './report/input.js';
+import { Stop, signalExitCode } from './stop.js';
 
 /** vault-conformance: the exit status is one of EXIT_MEANING's (report/input.ts). */
 
@@ -31,7 +32,7 @@ function help(): string {
     if (options.length === 0) continue;
     lines.push(`${group}:`);
     for (const o of options) {
-      const flag = `  --${o.name}${o.value ? ` ${o.value}` : ''}`;
+      const flag = `  ${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`;
       lines.push(flag.length > 30 ? `${flag}\n${' '.repeat(32)}${o.help}` : `${flag.padEnd(32)}${o.help}`);
     }
     lines.push('');
@@ -39,13 +40,39 @@ function help(): string {
   lines.push('Environment (the keys and the token are kept out of the command line, and of `ps`):');
   for (const v of ENVIRONMENT) lines.push(`  ${v.name.padEnd(36)}${v.help}`);
   lines.push('');
-  lines.push('Exit status:', ...([0, 1, 2, 3, 4] as ExitCode[]).map((code) => `  ${code}  ${EXIT_MEANING[code]}`), '');
+  lines.push('Exit status:', ...([0, 1, 2, 3, 4, 130, 143] as ExitCode[]).map((code) => `  ${code}  ${EXIT_MEANING[code]}`), '');
   lines.push(EXAMPLES);
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * SIGINT and SIGTERM stop the run cleanly (stop.ts): no case starts, the cases under way get a
+ * short bound, the driver's accounts are deleted, the reports are written and the summary printed.
+ * A second signal exits at once, for a run whose cleaning up hangs.
+ */
+function onSignals(stop: Stop): () => void {
+  const handle = (signal: NodeJS.Signals) => {
+    if (stop.requested) {
+      process.stderr.write(`vault-conformance: ${signal} again: exiting at once\n`);
+      process.exit(signalExitCode(signal));
+    }
+    stop.request(signal);
+    process.stderr.write(
+      `vault-conformance: ${signal}: stopping; no case starts now, the cases under way get ${stop.graceMs / 1000} s, then the driver's accounts are deleted and the reports written (send it again to exit at once)\n`,
+    );
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+  return () => {
+    process.off('SIGINT', handle);
+    process.off('SIGTERM', handle);
+  };
+}
+
 export async function main(argv: string[], catalogue: Catalogue, cwd = process.cwd(), env = process.env): Promise<number> {
   const out = { write: (t: string) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true };
+  const stop = new Stop();
+  const forget = onSignals(stop);
   try {
     const parsed = parseArgs(argv);
     if (parsed.help) {
@@ -58,12 +85,14 @@ export async function main(argv: string[], catalogue: Catalogue, cwd = process.c
       return 0;
     }
     const settings = resolveSettings(parsed, cwd, env);
-    return (await runConformance(settings, out, catalogue)).exitCode;
+    return (await runConformance(settings, out, catalogue, stop)).exitCode;
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`vault-conformance: ${e.message}\n`);
-      return 2;
+      return stop.signal ? signalExitCode(stop.signal) : 2;
     }
     throw e;
+  } finally {
+    forget();
   }
 }

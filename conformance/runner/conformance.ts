@@ -22,6 +22,8 @@ import { Schemas } from './schemas.js';
 import { Secrets } from './secrets.js';
 import type { Settings } from './settings.js';
 import { Throttle } from './throttle.js';
+import { signalExitCode, type Stop } from './stop.js';
+import { harFile, Recording } from './har.js';
 import { ConsoleReporter, verdictOf, type Output } from './report/console.js';
 import { contractCoverage, coverageMarkdown, coverageTotals, type CoverageRow } from './report/coverage.js';
 import { junitXml } from './report/junit.js';
@@ -102,12 +104,13 @@ function exitCodeOf(results: CaseResult[], generated: string[], capabilityMissin
 const REPORTS: { option: string; file: (s: Settings) => string | undefined; render: (input: ReportInput) => string }[] = [
   { option: '--json', file: (s) => s.json, render: jsonReport },
   { option: '--junit', file: (s) => s.junit, render: junitXml },
-  { option: '--coverage', file: (s) => s.coverage, render: (input) => input.secrets.mask(coverageMarkdown(input.coverage, input.settings.judgement, input.results)) },
+  { option: '--coverage', file: (s) => s.coverage, render: (input) => input.secrets.mask(coverageMarkdown(input.coverage, input.settings.judgement, input.results, input.interrupted)) },
   { option: '--html', file: (s) => s.html, render: htmlReport },
+  { option: '--har', file: (s) => s.har, render: (input) => harFile(input.recording!, input, input.operationOf ?? (() => undefined), (t) => input.secrets.mask(t)) },
 ];
 
 /** One run: select, check the target, run, report. Usage and configuration problems throw UsageError. */
-export async function runConformance(settings: Settings, out: Output, catalogue: Catalogue): Promise<RunSummary> {
+export async function runConformance(settings: Settings, out: Output, catalogue: Catalogue, stop?: Stop): Promise<RunSummary> {
   const started = performance.now();
   let loaded: { doc: ApiDocument; cases: Case[] };
   try {
@@ -138,9 +141,13 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
 
   let driver: AccountHolderDriver | undefined;
   const connection = new Connection(settings.connection, [settings.baseUrl, settings.proxyOrigin]);
+  // Recorded from the first request, the start-up probe's, so the file shows all the run sent.
+  const recording = settings.har ? new Recording() : undefined;
+  connection.recording = recording;
+  const operations = new WeakMap<object, string>();
   try {
     driver = settings.driver ? await loadDriver(settings.driver, settings.baseUrl, connection) : undefined;
-    const { manualClock } = await preflight(settings, driver, connection, (line) => out.write(line));
+    const { manualClock } = await preflight(settings, driver, connection, (line) => out.write(line), stop);
     const secrets = new Secrets();
     for (const [role, key] of Object.entries(settings.keys)) secrets.add(key, `API key given as ${role}`);
     secrets.add(settings.driver?.options['admin-token'], 'admin token');
@@ -164,15 +171,23 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       secrets,
       seed: settings.seed,
       runId: randomBytes(3).toString('hex'),
+      stop,
+      onExchange: recording
+        ? (ex) => {
+            if (ex.operationId) operations.set(ex.request, ex.operationId);
+          }
+        : undefined,
     };
-    out.write(
-      `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
-        `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
-        `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
-    );
+    if (settings.verbosity !== 'quiet') {
+      out.write(
+        `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
+          `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
+          `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
+      );
+    }
     const byId = new Map(all.map((c) => [c.id, c]));
     const details = new Map<string, CaseDetail>();
-    const reporter = new ConsoleReporter(out, cases.length, byId, secrets);
+    const reporter = new ConsoleReporter(out, cases.length, byId, secrets, settings.verbosity);
     const results = await runCases(settings.generate?.only ? [] : cases, env, {
       jobs: settings.jobs,
       repeat: settings.repeat,
@@ -180,19 +195,21 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       caseTimeoutMs: settings.caseTimeoutMs,
       maxFailures: settings.maxFailures,
       knownReason: (id) => known.reasonFor(id),
+      stop,
       onResult: (r, detail) => {
         details.set(r.id, detail);
         reporter.result(r, detail);
       },
     });
-    const generation = settings.generate
+    const generation = settings.generate && !stop?.requested
       ? await runGeneration(env, { count: settings.generate.count, timeLimitMs: settings.generate.timeLimitMs, jobs: settings.jobs, spend: settings.spend, only: settings.only, skip: settings.skip })
       : undefined;
     const coverage = contractCoverage(doc, cases, results, catalogue.ineligible);
     const durationMs = performance.now() - started;
     const scope: Scope = { catalogue: settings.generate?.only ? results.length : all.length, selectedBy: selectedBy(settings) };
     const counts = tally(results, scope);
-    if (results.length > 0) out.write(reporter.summary(results, { tally: counts, judgement: settings.judgement, acceptIncomplete: settings.acceptIncomplete }));
+    const interrupted = stop?.signal;
+    if (results.length > 0 || interrupted) out.write(reporter.summary(results, { tally: counts, judgement: settings.judgement, acceptIncomplete: settings.acceptIncomplete, interrupted }));
     if (generation) out.write(generationReport(generation, settings.seed, settings.generate!.count, (t) => secrets.mask(t)));
     const totals = coverageTotals(coverage);
     if (results.length > 0) {
@@ -202,15 +219,15 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     }
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);
-    let exitCode = exitCodeOf(results, generation?.outcomes.map((o) => o.state) ?? [], counts.notRun.capability, settings.acceptIncomplete);
-    const input: ReportInput = { settings, doc, cases, results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation };
+    let exitCode: ExitCode = interrupted ? signalExitCode(interrupted) : exitCodeOf(results, generation?.outcomes.map((o) => o.state) ?? [], counts.notRun.capability, settings.acceptIncomplete);
+    const input: ReportInput = { settings, doc, cases, results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation, interrupted, recording, operationOf: (request) => operations.get(request) };
     for (const report of REPORTS) {
       const file = report.file(settings);
       if (!file) continue;
       const problem = writeReport(report.option, file, report.render(input));
       if (!problem) continue;
       out.write(`${problem}\n`);
-      // A failure's verdict stands; otherwise a report the run could not keep is a run not completed.
+      // A failure's verdict and a signal's stand; otherwise a report the run could not keep is a run not completed.
       if (exitCode === 0 || exitCode === 4) exitCode = 3;
     }
     out.write(`exit ${exitCode}: ${EXIT_MEANING[exitCode]}\n`);

@@ -9,10 +9,11 @@ import { Account, DriverCalls } from './account.js';
 import { judgeResponse, type Judge } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
 import type { Connection } from './http.js';
-import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, type Deviation, type Source } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, sameDeparture, type Deviation, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
 import { binds, type Judgement } from './basis.js';
+import type { Stop } from './stop.js';
 
 /** What every case of one run shares. */
 export interface RunEnvironment {
@@ -39,8 +40,10 @@ export interface RunEnvironment {
   seed: number;
   /** Unique per run: names made with it never meet those of another run on the same deployment. */
   runId: string;
-  /** Sees every exchange of every case (the coverage table, the generator). */
+  /** Sees every exchange of every case (the coverage table, the generator, the HAR file). */
   onExchange?: (ex: Exchange) => void;
+  /** A stop a signal asked for: no account is opened after it. */
+  stop?: Stop;
 }
 
 export interface CallOptions {
@@ -209,8 +212,11 @@ export class CaseContext {
     if (verdict.failure) throw verdict.failure;
   }
 
-  private deviate(d: Deviation): void {
-    if (!this.deviations.some((k) => k.expected === d.expected && k.received === d.received)) this.deviations.push(d);
+  /** One record per departure, counting the answers it was seen in. */
+  deviate(d: Deviation): void {
+    const known = this.deviations.find((k) => sameDeparture(k, d));
+    if (known) known.answers = (known.answers ?? 1) + (d.answers ?? 1);
+    else this.deviations.push({ ...d, answers: d.answers ?? 1 });
   }
 
   /** The (operation, status, code) triples this case received. */
@@ -302,9 +308,16 @@ export class CaseContext {
 
   private async openAccount(options: { plan?: PlanName } = {}): Promise<Account> {
     const calls = this.driverCalls();
+    const stop = this.env.stop;
+    if (stop?.requested) throw stop.interrupted('no account is opened after it');
     const plan = options.plan ?? 'Free';
     const { accountId } = await calls.run('openAccount', { plan, name: `conformance ${this.spec.id}` });
     const account = new Account(accountId, plan, calls, this.random, this.env.canaries, this.env.secrets);
+    // Opened while the stop came: the case's cleanup may already have run, so it goes at once.
+    if (stop?.requested && calls.driver.deleteAccount) {
+      await account.delete().catch(() => undefined);
+      throw stop.interrupted('the account opened as it came was deleted');
+    }
     if (calls.driver.deleteAccount) this.cleanups.push(() => account.delete());
     return account;
   }

@@ -1,7 +1,10 @@
-/** The runner, the driver or the network failed; never a verdict on the deployment. */
+/**
+ * The runner, the driver or the network failed, or a signal stopped the run (`interrupted`); never
+ * a verdict on the deployment.
+ */
 export class RunnerError extends Error {
   constructor(
-    readonly kind: 'network' | 'driver' | 'runner' | 'timeout',
+    readonly kind: 'network' | 'driver' | 'runner' | 'timeout' | 'interrupted',
     message: string,
   ) {
     super(message);
@@ -15,7 +18,7 @@ export class RunnerError extends Error {
  * - `capability`: the run lacked something the case needs (the driver, a method of it, a manual
  *   clock, a key, a deployment setting in the range the case can test); the run is incomplete
  *   (exit 4) unless the user accepts it (`--accept-incomplete`);
- * - `stopped`: `--max-failures` ended the run before the case started.
+ * - `stopped`: `--max-failures`, or a signal, ended the run before the case started.
  */
 export type NotRunKind = 'choice' | 'capability' | 'stopped';
 

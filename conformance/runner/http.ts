@@ -7,6 +7,7 @@ import { RunnerError } from './errors.js';
 import { proxyAuthorization, proxyFor, shownProxy, tunnel, type ProxySettings } from './proxy.js';
 import { tlsHint, tlsOptions, type TlsSettings } from './tls.js';
 import { ACCEPT_ENCODING, decodeBody, parseAnswer, type Wire } from './wire.js';
+import { caseScope, type Recording } from './har.js';
 
 /**
  * One HTTP request exactly as the case wrote it: the runner must be able to send what a generic
@@ -126,9 +127,28 @@ export class Connection {
     return { ...init, headers, ...(route ? { route } : {}) };
   }
 
+  /** Sees every exchange sent this way, answered or not, with the case it was sent for (`--har`). */
+  recording?: Recording;
+
   /** Sends a request as it is (see `request`), raw when it has raw bytes. */
   send(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-    return request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs);
+    const sent = request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs);
+    const recording = this.recording;
+    if (!recording) return sent;
+    const caseId = caseScope.getStore();
+    const startedAt = new Date();
+    const started = performance.now();
+    const record = (response?: HttpResponse, error?: string) => recording.add({ ...(caseId ? { caseId } : {}), request, response, error, startedAt, durationMs: performance.now() - started });
+    return sent.then(
+      (response) => {
+        record(response);
+        return response;
+      },
+      (e: Error) => {
+        record(undefined, e.message);
+        throw e;
+      },
+    );
   }
 
   /** Values the reports mask: the staging headers' (a gateway's key), a proxy's password. */

@@ -8,6 +8,8 @@ export type OptionKind = 'string' | 'number' | 'boolean' | 'list' | 'pairs';
 
 export interface OptionDef {
   name: string;
+  /** A one-letter form (`-H`), for what users type from other tools. */
+  short?: string;
   kind: OptionKind;
   value?: string;
   group: 'Target' | 'Connection' | 'Selection' | 'Running' | 'Reports' | 'Generation';
@@ -27,7 +29,7 @@ export const OPTIONS: OptionDef[] = [
   { name: 'clock', kind: 'string', value: 'auto|manual|real', group: 'Target', help: 'Whether the deployment\'s clock is manual (moves only through the driver). `auto` (default) asks the driver.' },
   { name: 'limit', kind: 'pairs', value: 'ID=VALUE', group: 'Target', help: 'A deployment setting that differs from the document\'s default (section 9 item 4), by its x-limits id: `--limit credential-changes-per-account=40`.' },
   { name: 'judge', kind: 'string', value: 'spec|reference', group: 'Target', help: 'What a case is judged by. `spec` (default with --base-url): only the rules of the specification and of HTTP fail a case; a departure from a choice of the reference server is reported as a deviation. `reference` (default against the local sandbox): every rule of the document, the reference server\'s choices included.' },
-  { name: 'header', kind: 'pairs', value: 'NAME=VALUE', group: 'Connection', help: 'A header sent on every request to the deployment (a gateway\'s key, a tenant), the fixtures driver\'s included; repeat it for several. A header a case sets itself wins. Values are masked in reports.' },
+  { name: 'header', short: 'H', kind: 'pairs', value: 'NAME=VALUE', group: 'Connection', help: 'A header sent on every request to the deployment (a gateway\'s key, a tenant), the fixtures driver\'s included; repeat it for several. `-H "Name: value"`, as curl takes it, does the same. A header a case sets itself wins. Values are masked in reports.' },
   { name: 'ca-cert', kind: 'string', value: 'FILE', group: 'Connection', help: 'Trust the CA certificate(s) of this PEM file, in place of the system\'s (as curl --cacert).' },
   { name: 'client-cert', kind: 'string', value: 'FILE', group: 'Connection', help: 'A client certificate (PEM) for a deployment that asks for one (mutual TLS).' },
   { name: 'client-key', kind: 'string', value: 'FILE', group: 'Connection', help: 'The private key (PEM, unencrypted) of --client-cert, unless that file holds both.' },
@@ -49,11 +51,14 @@ export const OPTIONS: OptionDef[] = [
   { name: 'case-timeout', kind: 'number', value: 'S', group: 'Running', help: 'Time one case may take (default 120).' },
   { name: 'max-failures', kind: 'number', value: 'N', group: 'Running', help: 'Stop after N cases failed or errored (a target that went down, say): the cases not yet started are reported as not run, and every report is still written.' },
   { name: 'accept-incomplete', kind: 'boolean', group: 'Running', help: 'Exit 0 although some cases could not run for lack of a capability (no driver, a driver method, a manual clock, a key not given). Without it such a run exits 4. Cases left out by your own choice never change the exit status.' },
+  { name: 'quiet', kind: 'boolean', group: 'Reports', help: 'Print the failures and the summary only.' },
+  { name: 'verbose', kind: 'boolean', group: 'Reports', help: 'Print a line for every case not run too (by default they are counted by reason at the end).' },
   { name: 'expect-fail', kind: 'string', value: 'FILE', group: 'Reports', help: 'Known deviations: a JSON or YAML object of case id (or glob) to reason. They are reported as known and do not fail the run; one that passes fails the run, so the file stays true.' },
   { name: 'json', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write every result, with failures and coverage, as JSON.' },
   { name: 'junit', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write JUnit XML (one testcase per case, grouped by section).' },
   { name: 'coverage', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write the contract-coverage table (operation × status × code) as Markdown.' },
   { name: 'html', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write one self-contained HTML page (opens offline): the summary, each failure with its request and response, the deviations, why cases did not run, and the coverage table.' },
+  { name: 'har', kind: 'string', value: 'FILE', group: 'Reports', help: 'Write every request and response of the run as HAR 1.2, each entry tagged with its case id (`_caseId`); keys, tokens and link tokens masked.' },
   { name: 'contract-diff', kind: 'string', value: 'FILE', group: 'Reports', help: 'A contract diff (dist/contract/diff.json from `npm run check:breaking`): the report names the cases covering each changed operation.' },
   { name: 'generate', kind: 'number', value: 'N', group: 'Generation', help: 'After the catalogue, send N requests generated from the document: valid ones, ones that break exactly one rule, and stateful walks through the signup workflow. Reproducible with --seed; a failure is shrunk to a minimal request and printed as curl.' },
   { name: 'generate-time', kind: 'number', value: 'S', group: 'Generation', help: 'Stop generating after S seconds (default 600), whatever N says.' },
@@ -83,12 +88,20 @@ export function camel(name: string): string {
 }
 
 const BY_NAME = new Map(OPTIONS.map((o) => [o.name, o]));
+const BY_SHORT = new Map(OPTIONS.filter((o) => o.short).map((o) => [`-${o.short}`, o]));
 
 /** Parses argv into camelCase keys; an unknown option or a bad value is a UsageError. */
 export function parseArgs(argv: string[]): Parsed {
   const out: Parsed = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    const short = BY_SHORT.get(arg);
+    if (short) {
+      const value = argv[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value (${short.value})`);
+      out[camel(short.name)] = coerce(short, value, out[camel(short.name)]);
+      continue;
+    }
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"; options start with -- (see --help)`);
     const [flag, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     const def = BY_NAME.get(flag);
@@ -106,6 +119,8 @@ export function parseArgs(argv: string[]): Parsed {
   return out;
 }
 
+const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/s;
+
 export function coerce(def: OptionDef, value: unknown, previous?: unknown): Parsed[string] {
   const where = `--${def.name}`;
   switch (def.kind) {
@@ -122,8 +137,9 @@ export function coerce(def: OptionDef, value: unknown, previous?: unknown): Pars
         for (const [k, v] of Object.entries(value)) pairs[k] = String(v);
         return pairs;
       }
-      const m = /^([^=]+)=(.*)$/s.exec(String(value));
-      if (!m) throw new UsageError(`${where} needs NAME=VALUE, got "${value}"`);
+      // A header may be given as curl takes it, `Name: value`, as well as NAME=VALUE.
+      const m = (def.name === 'header' ? HEADER_LINE.exec(String(value)) : null) ?? /^([^=]+)=(.*)$/s.exec(String(value));
+      if (!m) throw new UsageError(`${where} needs NAME=VALUE${def.name === 'header' ? ' or "Name: value"' : ''}, got "${value}"`);
       pairs[m[1]!] = m[2]!;
       return pairs;
     }

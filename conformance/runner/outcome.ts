@@ -41,7 +41,15 @@ export interface Deviation {
   expected: string;
   received: string;
   where: Source;
+  /** The first answer it was seen in. */
   exchange?: Exchange;
+  /** How many answers of the case showed it (1 when not counted). */
+  answers?: number;
+}
+
+/** The same departure: the same rule, broken the same way. Reports count answers and cases by it. */
+export function sameDeparture(a: Pick<Deviation, 'expected' | 'received'>, b: Pick<Deviation, 'expected' | 'received'>): boolean {
+  return a.expected === b.expected && a.received === b.received;
 }
 
 /**

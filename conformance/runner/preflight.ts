@@ -6,10 +6,12 @@ import { UsageError } from './options.js';
 import type { Settings } from './settings.js';
 import { RunnerError } from './outcome.js';
 import { sleep } from './throttle.js';
+import { checkKeys } from './key-checks.js';
+import type { Stop } from './stop.js';
 
 /**
- * Before any case: the base URL answers like the API, every key given is accepted, and the driver
- * works. What fails here is a configuration to fix (exit 2), never a verdict on the deployment:
+ * Before any case: the base URL answers like the API, every key given is accepted and is what its
+ * option claims (key-checks.ts), and the driver works. What fails here is a configuration to fix (exit 2), never a verdict on the deployment:
  * no case has run. A deployment that never became ready within --wait-for-ready is one too, the
  * same as one that cannot be reached; exit 3 is kept for a run that started and could not finish.
  */
@@ -18,9 +20,10 @@ export async function preflight(
   driver: AccountHolderDriver | undefined,
   connection: Connection,
   log: (line: string) => void = () => {},
+  stop?: Stop,
 ): Promise<{ manualClock: boolean }> {
   const base = settings.baseUrl;
-  await untilReady(settings, connection, log);
+  await untilReady(settings, connection, log, stop);
   for (const [role, key] of Object.entries(settings.keys) as [KeyRole, string | undefined][]) {
     if (!key) continue;
     const request = connection.request({ method: 'GET', url: `${base}/v1/tokens`, headers: { accept: 'application/json', authorization: `Bearer ${key}` } });
@@ -30,6 +33,7 @@ export async function preflight(
       throw new UsageError(`the key given with ${KEY_OPTION[role]} is refused (401 ${code}); check it`);
     }
   }
+  await checkKeys({ connection, baseUrl: base, timeoutMs: settings.timeoutMs }, settings.keys, log);
   if (!driver) {
     if (settings.clock === 'manual') throw new UsageError('--clock manual needs a driver that moves the clock (--driver)');
     return { manualClock: false };
@@ -52,7 +56,7 @@ export async function preflight(
 }
 
 /** Asks once, or with --wait-for-ready again and again (1 s apart, then up to 5 s) until the deadline. */
-async function untilReady(settings: Settings, connection: Connection, log: (line: string) => void): Promise<void> {
+async function untilReady(settings: Settings, connection: Connection, log: (line: string) => void, stop?: Stop): Promise<void> {
   const started = Date.now();
   const deadline = started + (settings.waitForReadyS ?? 0) * 1000;
   for (let attempt = 0; ; attempt++) {
@@ -63,6 +67,7 @@ async function untilReady(settings: Settings, connection: Connection, log: (line
       return;
     }
     if (settings.waitForReadyS === undefined) throw new UsageError(problem);
+    if (stop?.requested) throw new UsageError(`interrupted by ${stop.signal} while waiting for ${settings.baseUrl} to answer like the API: ${problem}`);
     if (Date.now() >= deadline) throw new UsageError(`not ready within ${settings.waitForReadyS} s (--wait-for-ready): ${problem}`);
     if (attempt === 0) log(`waiting up to ${settings.waitForReadyS} s for ${settings.baseUrl} to answer like the API (${problem})\n`);
     await sleep(Math.min(1000 * 1.5 ** attempt, 5000, Math.max(0, deadline - Date.now())));

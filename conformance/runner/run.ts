@@ -1,8 +1,10 @@
 import type { Case } from './case.js';
 import { spendsOrCreates } from './case.js';
 import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
-import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, sameDeparture, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
 import type { Exchange } from './exchange.js';
+import type { Stop } from './stop.js';
+import { caseScope } from './har.js';
 
 export interface RunOptions {
   jobs: number;
@@ -15,6 +17,8 @@ export interface RunOptions {
   /** The known-deviations file's reason for a case, if it lists it (`--expect-fail`). */
   knownReason?: (id: string) => string | undefined;
   onResult?: (result: CaseResult, detail: CaseDetail) => void;
+  /** A stop a signal asked for: no case starts after it, and those under way get its grace, then end as interrupted. */
+  stop?: Stop;
 }
 
 /** What a report needs beyond the verdict: the steps taken and the last exchange. */
@@ -101,7 +105,8 @@ export async function runCases(cases: Case[], env: RunEnvironment, options: RunO
   const shared = runnable.filter((c) => !c.needs.manualClock);
   const alone = runnable.filter((c) => c.needs.manualClock);
   let failing = 0;
-  const stopped = () => options.maxFailures !== undefined && failing >= options.maxFailures;
+  const limited = () => options.maxFailures !== undefined && failing >= options.maxFailures;
+  const stopped = () => limited() || options.stop?.requested === true;
   const finish = (r: { result: CaseResult; detail: CaseDetail }) => {
     const known = options.knownReason?.(r.result.id);
     if (known && (r.result.state === 'failed' || r.result.state === 'passed')) r.result.known = known;
@@ -119,10 +124,13 @@ export async function runCases(cases: Case[], env: RunEnvironment, options: RunO
     finish(await runCase(c, env, options));
   }
   // Cases already under way when the limit was reached finish and count; the rest never start.
-  const limit = `stopped after ${options.maxFailures} failed or errored cases (--max-failures ${options.maxFailures})`;
+  const signal = options.stop?.signal;
+  const why: NotRunWhy = signal
+    ? { kind: 'stopped', reason: `not started: the run was interrupted by ${signal}`, label: `interrupted by ${signal}` }
+    : { kind: 'stopped', reason: `stopped after ${options.maxFailures} failed or errored cases (--max-failures ${options.maxFailures})`, label: `--max-failures ${options.maxFailures}` };
   for (const c of cases) {
     if (results.has(c.id)) continue;
-    const result = notRunResult(c.id, { kind: 'stopped', reason: limit, label: `--max-failures ${options.maxFailures}` });
+    const result = notRunResult(c.id, why);
     results.set(c.id, result);
     options.onResult?.(result, { steps: [] });
   }
@@ -142,11 +150,15 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
   const deviations: Deviation[] = [];
   for (let attempt = 1; attempt <= options.repeat; attempt++) {
     const ctx = new CaseContext(env, c, attempt);
-    const outcome = await attemptCase(c, ctx, options.caseTimeoutMs);
-    await ctx.cleanup();
+    const outcome = await caseScope.run(c.id, () => attemptCase(c, ctx, options.caseTimeoutMs, options.stop));
+    await caseScope.run(c.id, () => ctx.cleanup());
     requests += ctx.exchanges.length;
-    // One record of each departure, however many attempts met it.
-    for (const d of ctx.deviations) if (!deviations.some((k) => k.expected === d.expected && k.received === d.received)) deviations.push(d);
+    // One record of each departure, however many attempts met it, with the answers it was seen in.
+    for (const d of ctx.deviations) {
+      const known = deviations.find((k) => sameDeparture(k, d));
+      if (known) known.answers = (known.answers ?? 1) + (d.answers ?? 1);
+      else deviations.push({ ...d });
+    }
     for (const t of ctx.observed()) observed.add(t);
     if (outcome === 'passed') passed++;
     else if (outcome instanceof CaseFailure) {
@@ -155,10 +167,10 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
     } else if (outcome instanceof NotRun) notRun ??= outcome;
     else error ??= outcome;
     if (outcome !== 'passed' || attempt === 1) detail = { steps: ctx.steps, lastExchange: ctx.exchanges.at(-1) };
-    if (outcome instanceof NotRun) break;
+    if (outcome instanceof NotRun || options.stop?.requested) break;
   }
   const total = options.repeat;
-  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed], deviations };
+  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed], deviations: failure ? notTheFailure(deviations, failure) : deviations };
   let result: CaseResult;
   if (failure) {
     result = { ...base, state: 'failed', failure, reason: total > 1 ? `failed in run ${failedAttempt} of ${total} (passed ${passed})` : undefined };
@@ -168,22 +180,32 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
   return { result, detail };
 }
 
-async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number): Promise<'passed' | CaseFailure | RunnerError | NotRun> {
+/**
+ * A failure is reported once, as a failure: the departures of the answer that failed, and the
+ * failure itself seen as a departure elsewhere in the case, are not listed again as deviations.
+ */
+function notTheFailure(deviations: Deviation[], failure: CaseFailure): Deviation[] {
+  return deviations.filter((d) => !sameDeparture(d, failure) && (failure.exchange === undefined || d.exchange !== failure.exchange));
+}
+
+async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number, stop?: Stop): Promise<'passed' | CaseFailure | RunnerError | NotRun> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new RunnerError('timeout', `the case did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
   });
+  const expiry = stop?.expiry();
   try {
-    await Promise.race([c.run(ctx), timeout]);
+    await Promise.race([c.run(ctx), timeout, ...(expiry ? [expiry.promise] : [])]);
     return 'passed';
   } catch (e) {
     if (e instanceof ReferenceDeparture) {
-      ctx.deviations.push(e.deviation);
+      ctx.deviate(e.deviation);
       return 'passed';
     }
     if (e instanceof CaseFailure || e instanceof RunnerError || e instanceof NotRun) return e;
     return new RunnerError('runner', `the case broke: ${(e as Error).stack ?? String(e)}`);
   } finally {
     clearTimeout(timer);
+    expiry?.cancel();
   }
 }

@@ -46,9 +46,13 @@ export interface Settings {
   junit?: string;
   coverage?: string;
   html?: string;
+  /** `--har FILE`: every exchange of the run as HAR 1.2. */
+  har?: string;
   contractDiff?: string;
   /** `--generate N`: generated requests after (or, with `generateOnly`, instead of) the catalogue. */
   generate?: { count: number; timeLimitMs: number; only: boolean };
+  /** How much the console says (`--quiet`, `--verbose`). */
+  verbosity: 'quiet' | 'normal' | 'verbose';
   /** Extra settings other parts of the runner read (generation). */
   extra: Parsed;
 }
@@ -192,6 +196,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
   const repeat = num('repeat', 1);
   if (repeat < 1) throw new UsageError('--repeat needs at least 1');
   if (o.maxFailures === 0) throw new UsageError('--max-failures needs at least 1');
+  if (o.quiet === true && o.verbose === true) throw new UsageError('--quiet and --verbose contradict each other; give one');
   const path = (k: string) => (str(k) ? resolve(cwd, str(k)!) : undefined);
 
   return {
@@ -225,8 +230,10 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     junit: path('junit'),
     coverage: path('coverage'),
     html: path('html'),
+    har: path('har'),
     contractDiff: path('contractDiff'),
     generate: generateSettings(o),
+    verbosity: o.quiet === true ? 'quiet' : o.verbose === true ? 'verbose' : 'normal',
     extra: o,
   };
 }

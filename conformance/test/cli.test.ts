@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,8 +135,25 @@ describe('a run against the reference server', () => {
     expect(r.err.trim()).toBe('vault-conformance: the key given with --key is refused (401 invalid_api_key); check it');
   });
 
+  it('when the keys are swapped, then exit 2 names the option, before any case runs or any report is written', () => {
+    const json = join(dir, 'swapped.json');
+    const only = ['--base-url', server.base, '--only', 'fileSignupRequest/*', '--json', json];
+    const signupAsKey = cli([...only, '--key', server.keys.signup]);
+    expect(signupAsKey.code, signupAsKey.out + signupAsKey.err).toBe(2);
+    expect(signupAsKey.err.trim().split('\n')).toEqual(['vault-conformance: the key given with --key has the signup permission; give a key without it (the cases need its refusals), and this one as --signup-key']);
+    const keyAsSignup = cli([...only, '--signup-key', server.keys.agent]);
+    expect(keyAsSignup.code, keyAsSignup.out + keyAsSignup.err).toBe(2);
+    expect(keyAsSignup.err.trim()).toBe('vault-conformance: the key given with --signup-key lacks the signup permission (403 signup_not_enabled); give a key the account holder granted it');
+    // The two keys of the demo account: their catalogs share its tokens.
+    const sameAccount = cli([...only, '--key', server.keys.agent, '--other-account-key', server.keys.signup]);
+    expect(sameAccount.code, sameAccount.out + sameAccount.err).toBe(2);
+    expect(sameAccount.err.trim()).toBe('vault-conformance: the key given with --other-account-key belongs to the account of --key (their catalogs share tokens); give a key of another account');
+    for (const r of [signupAsKey, keyAsSignup, sameAccount]) expect(r.out).not.toMatch(/^(PASS|FAIL|ERROR)/m);
+    expect(existsSync(json)).toBe(false);
+  }, 180_000);
+
   it('when run with keys only and no driver, then driver cases are not run, never passed, and the run is incomplete', () => {
-    const args = ['--base-url', server.base, '--key', server.keys.agent, '--signup-key', server.keys.signup, '--only', 'getTokenCatalog/*', '--skip', '*/slow-request-head-408'];
+    const args = ['--base-url', server.base, '--key', server.keys.agent, '--signup-key', server.keys.signup, '--only', 'getTokenCatalog/*', '--skip', '*/slow-request-head-408', '--verbose'];
     const r = cli(args);
     expect(r.code, r.out + r.err).toBe(4);
     expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/url-narrows-to-the-page: needs the account-holder driver/);
@@ -152,7 +169,7 @@ describe('a run against the reference server', () => {
   });
 
   it('when cases are left out only by the user\'s own choices, then the run exits 0 and says so', () => {
-    const r = cli(['--base-url', server.base, '--key', server.keys.agent, '--only', 'getTokenCatalog/auth-header-*', '--only', 'getTokenCatalog/slow-request-head-408', '--level', 'must']);
+    const r = cli(['--base-url', server.base, '--key', server.keys.agent, '--only', 'getTokenCatalog/auth-header-*', '--only', 'getTokenCatalog/slow-request-head-408', '--level', 'must', '--verbose']);
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/NOT RUN +getTokenCatalog\/slow-request-head-408: waits .*; run with --spend/);
     expect(r.out).toMatch(/^catalogue: \d+ of \d+ cases ran; not run: \d+ by choice \[left out by --only, --level must \(\d+\), no --spend \(1\)\]$/m);

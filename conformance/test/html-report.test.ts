@@ -84,7 +84,8 @@ describe('the HTML report in a browser', () => {
     const row = page.locator('#deviations tbody tr');
     expect(await row.count()).toBe(1);
     const text = await row.innerText();
-    expect(text).toContain('getRecipes/index-without-bodies');
+    expect(text).toContain('1 answer in 1 case');
+    expect(await row.locator('details .ids').textContent()).toContain('getRecipes/index-without-bodies');
     expect(text).toContain('Cache-Control: max-age=300, public');
     expect(text).toContain("the reference server's choice");
     expect(await page.locator('article.failure', { hasText: 'getRecipes/index-without-bodies' }).count()).toBe(0);

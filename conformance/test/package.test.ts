@@ -117,7 +117,7 @@ describe('the packed conformance runner', () => {
   });
 
   it('when pointed at a deployment with the fixtures driver, then its cases run and pass', () => {
-    const run = runner(['--base-url', server.base, '--admin-token', server.adminToken, '--only', 'getTokenCatalog/url-*', '--only', 'getRecipes/*', '--only', '*/auth-key-*']);
+    const run = runner(['--base-url', server.base, '--admin-token', server.adminToken, '--only', 'getTokenCatalog/url-*', '--only', 'getRecipes/*', '--only', '*/auth-key-*', '--verbose']);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/PASS +getTokenCatalog\/url-narrows-to-the-page/);
     expect(run.stdout).toMatch(/NOT RUN +getRecipes\/signup-slots: spends .*; run with --spend/);
@@ -132,7 +132,7 @@ describe('the packed conformance runner', () => {
     expect(served.stdout).toContain('driver ');
     expect(served.stdout).toMatch(/PASS +getTokenCatalog\/auth-key-revoked/);
     // This case needs optional methods the example leaves out.
-    const unserved = runner([...drive, '--only', 'getTokenCatalog/url-narrows-to-the-page'], env);
+    const unserved = runner([...drive, '--only', 'getTokenCatalog/url-narrows-to-the-page', '--verbose'], env);
     expect(unserved.status, unserved.stdout + unserved.stderr).toBe(4);
     expect(unserved.stdout).toMatch(/NOT RUN +getTokenCatalog\/url-narrows-to-the-page: the driver cannot setIdentity, saveAddress/);
     const accepted = runner([...drive, '--only', 'getTokenCatalog/url-narrows-to-the-page', '--accept-incomplete'], env);

@@ -14,7 +14,7 @@ import { junitXml } from '../runner/report/junit.js';
 import { coverageMarkdown } from '../runner/report/coverage.js';
 import { ranLine, tally } from '../runner/report/tally.js';
 import { BASE, SECRET_KEY, sampleRun } from './support/sample-run.js';
-import { ConsoleReporter } from '../runner/report/console.js';
+import { ConsoleReporter, type Verbosity } from '../runner/report/console.js';
 import { defineCase } from '../runner/case.js';
 import { Secrets } from '../runner/secrets.js';
 import { CaseFailure, type CaseResult } from '../runner/outcome.js';
@@ -37,9 +37,9 @@ const results: CaseResult[] = [
   { id: 'getRecipes/c', state: 'not-run', reason: 'needs a manual clock', notRun: { kind: 'capability', label: 'needs a manual clock' }, ...base },
 ];
 
-function report(isTTY: boolean): string {
+function report(isTTY: boolean, verbosity: Verbosity = 'normal'): string {
   let text = '';
-  const reporter = new ConsoleReporter({ write: (t) => void (text += t), isTTY }, results.length, new Map(cases.map((c) => [c.id, c])), new Secrets());
+  const reporter = new ConsoleReporter({ write: (t) => void (text += t), isTTY }, results.length, new Map(cases.map((c) => [c.id, c])), new Secrets(), verbosity);
   for (const r of results) reporter.result(r, { steps: [] });
   return text + reporter.summary(results, { tally: tally(results, { catalogue: 5, selectedBy: ['--only'] }), judgement: 'spec', acceptIncomplete: false });
 }
@@ -57,7 +57,20 @@ describe('the console report', () => {
     expect(text).not.toContain('\x1b[');
     expect(text).toMatch(/^PASS +getTokenCatalog\/a$/m);
     expect(text).toMatch(/^FAIL +getRecipes\/b$/m);
-    expect(text).toMatch(/^NOT RUN +getRecipes\/c: needs a manual clock$/m);
+    expect(text).not.toMatch(/^NOT RUN/m);
+    expect(text).toContain('not run, by reason (--verbose lists each case):\n     2  left out by --only (by choice)\n     1  needs a manual clock (for a missing capability)\n');
+  });
+
+  it('when --verbose, then a line for each case not run too', () => {
+    expect(report(false, 'verbose')).toMatch(/^NOT RUN +getRecipes\/c: needs a manual clock$/m);
+  });
+
+  it('when --quiet, then the failures and the summary only', () => {
+    const text = report(false, 'quiet');
+    expect(text).not.toMatch(/^(PASS|FAIL |NOT RUN)/m);
+    expect(text).toContain('FAILED getRecipes/b: B');
+    expect(text).not.toContain('section  ');
+    expect(text).toContain('catalogue: 2 of 5 cases ran');
   });
 
   it('when summarising, then counts go under each case\'s first section', () => {
@@ -79,9 +92,11 @@ describe('the console report of a run with every kind of outcome', () => {
 
   it('when a case passed with a deviation, then it passes, and the deviation is listed apart with its basis', () => {
     expect(text).toMatch(/^PASS +getRecipes\/index-without-bodies \(1 deviation\)$/m);
-    expect(text).toContain('DEVIATION getRecipes/index-without-bodies (informative, not a failure)');
-    expect(text).toContain("Basis     the reference server's choice (section 4.2 names the directives, not their order)");
-    expect(text).toContain('8 cases: 2 passed, 1 failed, 1 errors, 3 not run, 1 known, 1 deviations');
+    expect(text).toContain("deviations from the reference server's own choices: 1 distinct departure, seen in 1 answer of 1 case; informative, never failures");
+    expect(text).toContain(
+      "  expected Cache-Control: public, max-age=300 (the reference's order); received Cache-Control: max-age=300, public · 1 answer in 1 case · the reference server's choice (section 4.2 names the directives, not their order)",
+    );
+    expect(text).toContain('8 cases: 2 passed, 1 failed, 1 errors, 3 not run, 1 known, 1 distinct deviation');
   });
 
   it('when not-run cases have several causes, then one line counts them by kind and cause', () => {
@@ -131,7 +146,7 @@ describe('the JSON report', () => {
     expect(report.judgement).toBe('spec');
     expect(report.exitCode).toBe(1);
     expect(report.deviations).toEqual([
-      expect.objectContaining({ caseId: 'getRecipes/index-without-bodies', basis: "the reference server's choice (section 4.2 names the directives, not their order)", exchange: `GET ${BASE}/v1/recipes → 200` }),
+      expect.objectContaining({ cases: ['getRecipes/index-without-bodies'], answers: 1, basis: "the reference server's choice (section 4.2 names the directives, not their order)", exchange: `GET ${BASE}/v1/recipes → 200` }),
     ]);
     const deviating = report.cases.find((c: { id: string }) => c.id === 'getRecipes/index-without-bodies');
     expect(deviating).toMatchObject({ state: 'passed', verdict: 'passed', deviations: 1 });
@@ -193,7 +208,7 @@ describe('the coverage report', () => {
     const md = coverageMarkdown(run.coverage, 'spec', run.results);
     expect(md).toContain('The run was judged by the specification');
     expect(md).toContain('| getRecipes | 200 |  | yes | getRecipes/index-without-bodies |');
-    expect(md).toMatch(/## Deviations[\s\S]*\| getRecipes\/index-without-bodies \| getRecipes 200 \| Cache-Control: public, max-age=300/);
+    expect(md).toMatch(/## Deviations[\s\S]*\| Cache-Control: public, max-age=300 \(the reference's order\) \| Cache-Control: max-age=300, public \| 1 answer in 1 case \| .* \| getRecipes\/index-without-bodies \|/);
   });
 });
 

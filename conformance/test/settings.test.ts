@@ -64,7 +64,9 @@ describe('staging options', () => {
     expect(() => settings([...base, '--header', 'Transfer-Encoding=chunked'])).toThrow('--header Transfer-Encoding: it frames the message or the connection, which the runner does itself');
     expect(() => settings([...base, '--header', 'X Bad=1'])).toThrow('--header "X Bad": not a header name (give NAME=VALUE)');
     expect(() => settings([...base, '--header', 'X-A=1\r\nX-B: 2'])).toThrow('--header X-A: its value holds a line break or another character a header cannot carry');
-    expect(() => settings([...base, '--header', 'X-Gateway-Key: 1'])).toThrow(/--header needs NAME=VALUE/);
+    // As curl takes it, too.
+    expect(settings([...base, '--header', 'X-Gateway-Key: 1', '-H', 'X-Tenant: qa']).connection.headers).toEqual({ 'X-Gateway-Key': '1', 'X-Tenant': 'qa' });
+    expect(() => settings([...base, '--header', 'X-Gateway-Key 1'])).toThrow(/--header needs NAME=VALUE or "Name: value"/);
   });
 
   it('when the TLS files are wrong, then the run stops before any request with a usage error that names the file', () => {

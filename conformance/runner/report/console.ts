@@ -2,11 +2,12 @@ import type { Case } from '../case.js';
 import type { CaseResult } from '../outcome.js';
 import type { CaseDetail } from '../run.js';
 import type { Secrets } from '../secrets.js';
-import { SECTIONS, chapterOf } from '../sections.js';
 import type { Judgement } from '../basis.js';
-import { formatFailure } from './failure.js';
-import { allDeviations, deviationText } from './deviations.js';
-import { incompleteLine, judgementWords, ranLine, verdictOf, type Tally, type Verdict } from './tally.js';
+import { formatFailure, formatSameCause } from './failure.js';
+import { deviationsHeading, groupDeviations, groupLine } from './deviations.js';
+import { CauseTracker, causeLines, failureCauses } from './causes.js';
+import { byGroupKey, chapterGroup } from './labels.js';
+import { incompleteLine, judgementWords, notRunLines, ranLine, verdictOf, type Tally, type Verdict } from './tally.js';
 
 export { verdictOf, type Verdict } from './tally.js';
 
@@ -14,6 +15,12 @@ export interface Output {
   write(text: string): void;
   isTTY: boolean;
 }
+
+/**
+ * How much the console says: `quiet` the failures and the summary only; `normal` a line per case
+ * that ran, the cases not run counted by reason at the end; `verbose` a line per case not run too.
+ */
+export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
 const LABEL: Record<Verdict, string> = {
   passed: 'PASS',
@@ -31,12 +38,14 @@ const LABEL: Record<Verdict, string> = {
 export class ConsoleReporter {
   private done = 0;
   private readonly counts: Record<Verdict, number> = { passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0 };
+  private readonly causes = new CauseTracker();
 
   constructor(
     private readonly out: Output,
     private readonly total: number,
     private readonly byId: Map<string, Case>,
     private readonly secrets: Secrets,
+    private readonly verbosity: Verbosity = 'normal',
   ) {}
 
   result(r: CaseResult, detail: CaseDetail): void {
@@ -47,14 +56,18 @@ export class ConsoleReporter {
     const deviations = r.deviations.length > 0 ? ` (${r.deviations.length} deviation${r.deviations.length === 1 ? '' : 's'})` : '';
     const note =
       (verdict === 'not-run' ? `: ${r.reason}` : verdict === 'known' ? ` (known: ${r.known})` : verdict === 'unexpected-pass' ? ` (listed as known: ${r.known}; remove it from the file)` : '') + deviations;
+    // A failure whose cause an earlier case showed in full is named in two lines.
+    const first = verdict === 'failed' ? this.causes.firstWith(r) : undefined;
+    const failure = verdict === 'failed' || verdict === 'error' ? (first ? formatSameCause(c, r, first, this.secrets) : formatFailure(c, r, detail, this.secrets)) : undefined;
     if (this.out.isTTY) {
-      if (verdict === 'failed' || verdict === 'error') this.out.write(`\r\x1b[K${formatFailure(c, r, detail, this.secrets)}\n\n`);
+      if (failure) this.out.write(`\r\x1b[K${failure}\n\n`);
       else if (verdict === 'unexpected-pass') this.out.write(`\r\x1b[K${LABEL[verdict]} ${r.id}${note}\n`);
-      this.out.write(`\r\x1b[K${this.progress()} ${r.id}`);
+      if (this.verbosity !== 'quiet') this.out.write(`\r\x1b[K${this.progress()} ${r.id}`);
       return;
     }
-    this.out.write(`${LABEL[verdict].padEnd(8)} ${r.id}${note}${r.durationMs >= 1000 ? ` (${(r.durationMs / 1000).toFixed(1)} s)` : ''}\n`);
-    if (verdict === 'failed' || verdict === 'error') this.out.write(`${formatFailure(c, r, detail, this.secrets)}\n\n`);
+    const line = `${LABEL[verdict].padEnd(8)} ${r.id}${note}${r.durationMs >= 1000 ? ` (${(r.durationMs / 1000).toFixed(1)} s)` : ''}\n`;
+    if (this.verbosity === 'verbose' || (this.verbosity === 'normal' && verdict !== 'not-run') || verdict === 'unexpected-pass') this.out.write(line);
+    if (failure) this.out.write(`${failure}\n\n`);
   }
 
   private progress(): string {
@@ -67,28 +80,35 @@ export class ConsoleReporter {
    * judgement, the deviations apart from the failures, and how much of the catalogue ran and why
    * the rest did not.
    */
-  summary(results: CaseResult[], run: { tally: Tally; judgement: Judgement; acceptIncomplete: boolean }): string {
+  summary(results: CaseResult[], run: { tally: Tally; judgement: Judgement; acceptIncomplete: boolean; interrupted?: string }): string {
     if (this.out.isTTY) this.out.write('\r\x1b[K');
-    const rows = new Map<string, Record<Verdict, number>>();
-    for (const r of results) {
-      const section = chapterOf(this.byId.get(r.id)!.sections[0] ?? '?');
-      const row = rows.get(section) ?? { passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0 };
-      row[verdictOf(r)]++;
-      rows.set(section, row);
+    const lines: string[] = [];
+    if (this.verbosity !== 'quiet') {
+      const rows = new Map<string, { title: string; row: Record<Verdict, number> }>();
+      for (const r of results) {
+        const group = chapterGroup(this.byId.get(r.id)!);
+        const entry = rows.get(group.key) ?? { title: group.title, row: { passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0 } };
+        entry.row[verdictOf(r)]++;
+        rows.set(group.key, entry);
+      }
+      lines.push('', 'section                                   passed  failed  errors  not run  known');
+      for (const [, { title, row }] of [...rows].sort(([a], [b]) => byGroupKey(a, b))) {
+        const name = title.slice(0, 40).padEnd(40);
+        lines.push(`${name} ${String(row.passed).padStart(7)} ${String(row.failed + row['unexpected-pass']).padStart(7)} ${String(row.error).padStart(7)} ${String(row['not-run']).padStart(8)} ${String(row.known).padStart(6)}`);
+      }
+      const groups = groupDeviations(results);
+      if (groups.length > 0) {
+        lines.push('', deviationsHeading(groups));
+        for (const g of groups) lines.push(this.secrets.mask(groupLine(g)));
+      }
+      if (this.verbosity === 'normal') lines.push(...notRunLines(run.tally));
     }
-    const lines = ['', 'section                                   passed  failed  errors  not run  known'];
-    for (const [section, row] of [...rows].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
-      const name = `${section}. ${SECTIONS[section] ?? ''}`.slice(0, 40).padEnd(40);
-      lines.push(`${name} ${String(row.passed).padStart(7)} ${String(row.failed + row['unexpected-pass']).padStart(7)} ${String(row.error).padStart(7)} ${String(row['not-run']).padStart(8)} ${String(row.known).padStart(6)}`);
-    }
-    const deviations = allDeviations(results);
-    if (deviations.length > 0) {
-      lines.push('', `deviations from the reference server's own choices: ${deviations.length} in ${new Set(deviations.map((d) => d.caseId)).size} case(s); informative, never failures`, '');
-      for (const d of deviations) lines.push(this.secrets.mask(deviationText(d)), '');
-    }
+    lines.push(...causeLines(failureCauses(results)).map((l) => this.secrets.mask(l)));
     const t = run.tally;
-    lines.push('', judgementWords(run.judgement));
-    lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} deviations` : ''));
+    lines.push('');
+    if (run.interrupted) lines.push(`INTERRUPTED by ${run.interrupted}: no case started after it; the cases under way were ended; the summary and the reports cover what ran`);
+    lines.push(judgementWords(run.judgement));
+    lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} distinct deviation${t.deviations === 1 ? '' : 's'}` : ''));
     lines.push(ranLine(t));
     const incomplete = incompleteLine(t, run.acceptIncomplete);
     if (incomplete) lines.push(incomplete);

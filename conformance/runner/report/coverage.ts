@@ -1,9 +1,9 @@
 import type { ApiDocument } from '../document.js';
 import { operationOf, type Case } from '../case.js';
 import type { CaseResult } from '../outcome.js';
-import { coverageKey, triple } from '../exchange.js';
+import { coverageKey } from '../exchange.js';
 import type { Judgement } from '../basis.js';
-import { viewDeviation } from './deviations.js';
+import { groupDeviations, seenIn } from './deviations.js';
 import { judgementWords } from './tally.js';
 
 export interface CoverageRow {
@@ -72,11 +72,12 @@ export function coverageTotals(rows: CoverageRow[]) {
   };
 }
 
-export function coverageMarkdown(rows: CoverageRow[], judgement: Judgement, results: CaseResult[] = []): string {
+export function coverageMarkdown(rows: CoverageRow[], judgement: Judgement, results: CaseResult[] = [], interrupted?: string): string {
   const t = coverageTotals(rows);
   const lines = [
     '# Contract coverage',
     '',
+    ...(interrupted ? [`**Interrupted by ${interrupted}**: the run stopped early; this table covers the cases that ran.`, ''] : []),
     `${t.documented} documented (operation, status, code): ${t.exercised} exercised, ${t.notTestable} not testable, ${t.notExercised} not exercised in this run.`,
     '',
     `The run was ${judgementWords(judgement)}.`,
@@ -88,13 +89,13 @@ export function coverageMarkdown(rows: CoverageRow[], judgement: Judgement, resu
     const detail = r.exercised ? r.cases.slice(0, 3).join(', ') + (r.cases.length > 3 ? ` (+${r.cases.length - 3})` : '') : r.ineligible ? `not testable: ${r.ineligible}` : r.reason;
     lines.push(`| ${r.operationId} | ${r.status} | ${r.code ?? ''} | ${r.exercised ? 'yes' : 'no'} | ${cell(detail ?? '')} |`);
   }
-  const deviations = results.flatMap((r) => r.deviations.map((d) => ({ d, v: viewDeviation(r.id, d) })));
-  if (deviations.length > 0) {
-    lines.push('', '## Deviations', '', 'Departures from the reference server\'s own choices, seen while exercising the contract; informative, never failures.', '');
-    lines.push('| case | seen on | expected | received | basis |', '| - | - | - | - | - |');
-    for (const { d, v } of deviations) {
-      const seen = d.exchange ? (triple(d.exchange) ?? `${d.exchange.response.status}`) : '';
-      lines.push(`| ${v.caseId} | ${cell(seen)} | ${cell(v.expected)} | ${cell(v.received)} | ${cell(v.basis)} |`);
+  const groups = groupDeviations(results);
+  if (groups.length > 0) {
+    lines.push('', '## Deviations', '', 'Departures from the reference server\'s own choices, seen while exercising the contract, one row per distinct departure; informative, never failures.', '');
+    lines.push('| expected | received | seen in | basis | cases |', '| - | - | - | - | - |');
+    for (const g of groups) {
+      const cases = g.cases.slice(0, 3).join(', ') + (g.cases.length > 3 ? ` (+${g.cases.length - 3})` : '');
+      lines.push(`| ${cell(g.expected)} | ${cell(g.received)} | ${seenIn(g)} | ${cell(g.basis)} | ${cell(cases)} |`);
     }
   }
   return `${lines.join('\n')}\n`;

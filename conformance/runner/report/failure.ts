@@ -4,7 +4,8 @@ import type { CaseDetail } from '../run.js';
 import type { Exchange } from '../exchange.js';
 import type { Secrets } from '../secrets.js';
 import { replayOf } from './replay.js';
-import { describeBasis } from '../basis.js';
+import { writtenOf } from './causes.js';
+import { provesText } from './labels.js';
 
 const BODY_LIMIT = 600;
 
@@ -34,23 +35,25 @@ function responseLines(ex: Exchange): string[] {
   return [`${response.status} ${response.statusText}`, ...headers, truncate(response.text || '(empty body)')];
 }
 
+/** Two lines for a failure whose cause an earlier case of the run has shown in full. */
+export function formatSameCause(c: Case, result: CaseResult, first: string, secrets: Secrets): string {
+  const f = result.failure!;
+  return secrets.mask([`FAILED ${c.id}: ${c.title}`, ...indent([`the cause of ${first}: expected ${f.expected}; received ${f.received}`], 'Same')].join('\n'));
+}
+
 /** One screen: the case, what was expected and where that is written, what was sent and what came back. */
 export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, secrets: Secrets): string {
   const lines: string[] = [];
   const state = result.state === 'failed' ? 'FAILED' : 'ERROR';
   lines.push(`${state} ${c.id}: ${c.title}`);
-  const proves = c.basis && c.basis.kind !== 'spec' ? describeBasis(c.basis) : `section${c.sections.length > 1 ? 's' : ''} ${c.sections.join(', ')}`;
+  const proves = c.sections.length === 0 || (c.basis && c.basis.kind !== 'spec') ? provesText({ sections: [], basis: c.basis }) : `section${c.sections.length > 1 ? 's' : ''} ${c.sections.join(', ')}`;
   lines.push(`          proves ${proves} (${c.level})${result.reason ? `; ${result.reason}` : ''}`);
   const failure = result.failure;
   const ex = failure?.exchange ?? detail.lastExchange;
   if (failure) {
     lines.push(...indent([failure.expected], 'Expected'));
     lines.push(...indent([failure.received], 'Received'));
-    const basis = failure.where.basis && failure.where.basis.kind !== 'spec' ? describeBasis(failure.where.basis) : '';
-    const where = [failure.where.pointer, failure.where.sections.length ? `specification ${failure.where.sections.map((s) => `§${s}`).join(', ')}` : '', basis]
-      .filter(Boolean)
-      .join(' · ');
-    lines.push(...indent([where], 'Written'));
+    lines.push(...indent([writtenOf(failure.where)], 'Written'));
   } else if (result.error) {
     lines.push(...indent([`${result.error.kind}: ${result.error.message}`], 'Problem'));
     lines.push(...indent(['this is not a verdict on the deployment: the runner, the driver or the network failed'], ''));

@@ -20,7 +20,7 @@ a { color: var(--info); }
 .exit { display: inline-block; padding: .35rem .7rem; border-radius: 6px; font-weight: 600; }
 .exit-0 { background: var(--ok-bg); color: var(--ok); }
 .exit-1, .exit-2, .exit-3 { background: var(--bad-bg); color: var(--bad); }
-.exit-4 { background: var(--warn-bg); color: var(--warn); }
+.exit-4, .exit-130, .exit-143, .interrupted { background: var(--warn-bg); color: var(--warn); }
 .counts { display: flex; flex-wrap: wrap; gap: .75rem; margin: 1rem 0; padding: 0; }
 .count { min-width: 9rem; padding: .6rem .9rem; border: 1px solid var(--line); border-left-width: 6px; border-radius: 6px; background: var(--panel); }
 .count dt { color: var(--muted); font-size: .85rem; }

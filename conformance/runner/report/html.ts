@@ -1,11 +1,12 @@
 import type { Case } from '../case.js';
 import type { Exchange } from '../exchange.js';
 import { describeBasis, spec } from '../basis.js';
-import { SECTIONS, chapterOf } from '../sections.js';
 import { replayOf } from './replay.js';
 import { truncate } from './failure.js';
 import { coverageTotals, type CoverageRow } from './coverage.js';
-import { viewDeviation } from './deviations.js';
+import { groupDeviations, seenIn } from './deviations.js';
+import { CauseTracker } from './causes.js';
+import { byGroupKey, chapterGroup, provesText } from './labels.js';
 import { EXIT_MEANING, type ReportInput } from './input.js';
 import { judgementWords, ranLine, verdictOf, type Verdict } from './tally.js';
 import { HTML_STYLE } from './html-style.js';
@@ -70,7 +71,7 @@ class Page {
       ['deviations', t.deviations, 'deviation'],
     ];
     return `<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>
-<p class="exit exit-${exitCode}">Exit status ${exitCode}: ${this.t(EXIT_MEANING[exitCode])}</p>
+${this.input.interrupted ? `<p class="exit interrupted">Interrupted by ${this.t(this.input.interrupted)}: no case started after it, the cases under way were ended as errors, and this report covers what ran.</p>\n` : ''}<p class="exit exit-${exitCode}">Exit status ${exitCode}: ${this.t(EXIT_MEANING[exitCode])}</p>
 <dl class="counts">${counts.map(([label, n, cls]) => `<div class="count ${cls}${n === 0 ? ' zero' : ''}" data-count="${cls}"><dt>${label}</dt><dd>${n}</dd></div>`).join('')}</dl>
 <p class="ran">${this.t(ranLine(t))}</p>
 <p class="judgement">Judgement: <strong>${settings.judgement === 'spec' ? 'by the specification' : 'by the reference'}</strong>: ${this.t(judgementWords(settings.judgement).replace(/^judged by the \w+: /, ''))}.</p>
@@ -79,8 +80,17 @@ class Page {
 
   failures(byId: Map<string, Case>): string {
     const shown = this.input.results.filter((r) => ['failed', 'error', 'unexpected-pass'].includes(verdictOf(r)));
+    const causes = new CauseTracker();
     const items = shown.map((r) => {
       const c = byId.get(r.id)!;
+      const first = causes.firstWith(r);
+      if (first) {
+        // Its cause is shown in full once, with the first case that met it.
+        return `<article class="failure ${verdictOf(r)} same-cause" id="${anchor(r.id)}">
+<h3><span class="tag ${verdictOf(r)}">${VERDICT_LABEL[verdictOf(r)]}</span> <code>${this.t(r.id)}</code> ${this.t(c.title)}</h3>
+<p class="proves">proves ${this.t(provesText(c))} (${c.level}); the same cause as <a href="#${anchor(first)}"><code>${this.t(first)}</code></a>: expected ${this.t(r.failure!.expected)}; received ${this.t(r.failure!.received)}</p>
+</article>`;
+      }
       const detail = this.input.details.get(r.id) ?? { steps: [] };
       const ex = r.failure?.exchange ?? detail.lastExchange;
       const verdict = verdictOf(r);
@@ -97,7 +107,7 @@ class Page {
       if (r.reason && r.state === 'failed') facts.push(['Runs', r.reason]);
       return `<article class="failure ${verdict}" id="${anchor(r.id)}">
 <h3><span class="tag ${verdict}">${VERDICT_LABEL[verdict]}</span> <code>${this.t(r.id)}</code> ${this.t(c.title)}</h3>
-<p class="proves">proves ${c.sections.map((s) => `§${this.t(s)}`).join(', ')} (${c.level})</p>
+<p class="proves">proves ${this.t(provesText(c))} (${c.level})</p>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${this.t(v)}</dd>`).join('')}</dl>
 ${ex ? `<div class="exchange"><div><h4>Request</h4><pre class="request">${this.t(this.request(ex))}</pre></div><div><h4>Response</h4><pre class="response">${this.t(this.response(ex))}</pre></div></div><h4>Replay</h4><pre class="replay">${this.t(replayOf(ex))}</pre>` : ''}
 ${detail.steps.length ? `<h4>Steps</h4><ol class="steps">${detail.steps.map((s) => `<li>${this.t(s)}</li>`).join('')}</ol>` : ''}
@@ -109,13 +119,16 @@ ${items.length ? items.join('\n') : '<p class="none">None.</p>'}
   }
 
   deviations(): string {
-    const rows = this.input.results.flatMap((r) => r.deviations.map((d) => viewDeviation(r.id, d)));
+    const rows = groupDeviations(this.input.results);
     const body = rows
-      .map((v) => `<tr><td><code>${this.t(v.caseId)}</code></td><td>${this.t(v.expected)}</td><td>${this.t(v.received)}</td><td>${this.t(v.basis)}${v.pointer ? `<br><code>${this.t(v.pointer)}</code>` : ''}</td><td>${v.exchange ? `<code>${this.t(v.exchange)}</code>` : ''}</td></tr>`)
+      .map(
+        (g) =>
+          `<tr><td>${this.t(g.expected)}</td><td>${this.t(g.received)}</td><td>${this.t(g.basis)}${g.pointer ? `<br><code>${this.t(g.pointer)}</code>` : ''}</td><td class="seen" data-answers="${g.answers}" data-cases="${g.cases.length}">${this.t(seenIn(g))}${g.exchange ? `<br>first: <code>${this.t(g.exchange)}</code>` : ''}<details><summary>the cases</summary><ul class="ids">${g.cases.map((id) => `<li><code>${this.t(id)}</code></li>`).join('')}</ul></details></td></tr>`,
+      )
       .join('\n');
     return `<section id="deviations" aria-labelledby="deviations-h"><h2 id="deviations-h">Deviations (${rows.length})</h2>
-<p class="note">Departures from choices of the reference server that the specification leaves open. ${this.input.settings.judgement === 'spec' ? 'Informative: they never fail a case.' : 'Judged by the reference, such departures fail their case instead, so none is listed here.'}</p>
-${rows.length ? `<table class="deviations"><thead><tr><th>case</th><th>expected</th><th>received</th><th>basis</th><th>seen in</th></tr></thead><tbody>\n${body}\n</tbody></table>` : '<p class="none">None.</p>'}
+<p class="note">Departures from choices of the reference server that the specification leaves open, one row per distinct departure. ${this.input.settings.judgement === 'spec' ? 'Informative: they never fail a case.' : 'Judged by the reference, such departures fail their case instead, so none is listed here.'}</p>
+${rows.length ? `<table class="deviations"><thead><tr><th>expected</th><th>received</th><th>basis</th><th>seen in</th></tr></thead><tbody>\n${body}\n</tbody></table>` : '<p class="none">None.</p>'}
 </section>`;
   }
 
@@ -124,7 +137,7 @@ ${rows.length ? `<table class="deviations"><thead><tr><th>case</th><th>expected<
     const kinds = [
       ['capability', 'For a missing capability', 'These make the run incomplete (exit 4) unless it is accepted with --accept-incomplete.'],
       ['choice', 'By choice', 'Left out by the options given; they never change the exit status.'],
-      ['stopped', 'Stopped early', '--max-failures ended the run before these started.'],
+      ['stopped', 'Stopped early', '--max-failures, or a signal, ended the run before these started.'],
     ] as const;
     const groups = kinds
       .filter(([kind]) => t.notRun[kind] > 0)
@@ -183,15 +196,15 @@ ${rows.map((r) => `<tr><td><code>${this.t(r.operationId)}</code></td><td>${this.
       const verdict = verdictOf(r);
       const note = r.state === 'not-run' ? r.reason : r.known ? `known: ${r.known}` : r.reason;
       const name = ['failed', 'error', 'unexpected-pass'].includes(verdict) ? `<a href="#${anchor(r.id)}"><code>${this.t(r.id)}</code></a>` : `<code>${this.t(r.id)}</code>`;
-      return `<tr class="${verdict}"><td>${name}</td><td>${this.t(c.title)}</td><td>${c.sections.map((s) => `§${this.t(s)}`).join(', ')}</td><td><span class="tag ${verdict}">${VERDICT_LABEL[verdict]}</span></td><td>${(r.durationMs / 1000).toFixed(1)} s</td><td>${this.t(note ?? '')}${r.deviations.length ? ` (${r.deviations.length} deviation${r.deviations.length === 1 ? '' : 's'})` : ''}</td></tr>`;
+      return `<tr class="${verdict}"><td>${name}</td><td>${this.t(c.title)}</td><td>${this.t(provesText(c))}</td><td><span class="tag ${verdict}">${VERDICT_LABEL[verdict]}</span></td><td>${(r.durationMs / 1000).toFixed(1)} s</td><td>${this.t(note ?? '')}${r.deviations.length ? ` (${r.deviations.length} deviation${r.deviations.length === 1 ? '' : 's'})` : ''}</td></tr>`;
     });
-    const bySection = new Map<string, number>();
+    const bySection = new Map<string, { title: string; n: number }>();
     for (const r of this.input.results) {
-      const chapter = chapterOf(byId.get(r.id)!.sections[0] ?? '?');
-      bySection.set(chapter, (bySection.get(chapter) ?? 0) + 1);
+      const group = chapterGroup(byId.get(r.id)!);
+      bySection.set(group.key, { title: group.title, n: (bySection.get(group.key)?.n ?? 0) + 1 });
     }
     return `<section id="cases" aria-labelledby="cases-h"><h2 id="cases-h">Every case (${rows.length})</h2>
-<p>${[...bySection].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([s, n]) => `§${this.t(s)} ${this.t(SECTIONS[s] ?? '')}: ${n}`).join(' · ')}</p>
+<p>${[...bySection].sort(([a], [b]) => byGroupKey(a, b)).map(([, { title, n }]) => `${this.t(title)}: ${n}`).join(' · ')}</p>
 <details><summary>Show the ${rows.length} cases of this run</summary>
 <table class="cases"><thead><tr><th>case</th><th>title</th><th>sections</th><th>verdict</th><th>time</th><th>note</th></tr></thead><tbody>
 ${rows.join('\n')}
@@ -203,7 +216,7 @@ ${rows.join('\n')}
     const { settings, doc, durationMs, startedAt, version, tally: t } = this.input;
     const byId = new Map(this.input.cases.map((c) => [c.id, c]));
     const failing = t.verdicts.failed + t.verdicts['unexpected-pass'];
-    const title = `vault-conformance: ${failing ? `${failing} failed` : t.verdicts.error ? `${t.verdicts.error} errors` : 'passed'} against ${settings.baseUrl}`;
+    const title = `vault-conformance: ${this.input.interrupted ? 'interrupted, ' : ''}${failing ? `${failing} failed` : t.verdicts.error ? `${t.verdicts.error} errors` : 'passed'} against ${settings.baseUrl}`;
     return `<!doctype html>
 <html lang="en">
 <head>

@@ -7,14 +7,16 @@ import type { Settings } from '../settings.js';
 import type { GenerationSummary } from '../generate/run.js';
 import type { CoverageRow } from './coverage.js';
 import type { Tally } from './tally.js';
+import type { OperationOf, Recording } from '../har.js';
 
 /**
  * Exit status: 0 every case that ran passed and nothing needed was left out; 1 a case failed (or a
  * listed deviation passed); 2 a usage or configuration error; 3 no case failed but some could not
  * be completed (the runner, the driver or the network failed); 4 incomplete: cases could not run for
- * a missing capability, and `--accept-incomplete` was not given.
+ * a missing capability, and `--accept-incomplete` was not given; 130 and 143 a signal (SIGINT,
+ * SIGTERM) stopped the run, whose reports cover what ran.
  */
-export type ExitCode = 0 | 1 | 2 | 3 | 4;
+export type ExitCode = 0 | 1 | 2 | 3 | 4 | 130 | 143;
 
 export const EXIT_MEANING: Record<ExitCode, string> = {
   0: 'every case that ran passed, and nothing it needed was missing',
@@ -22,6 +24,8 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   2: 'a usage or configuration error',
   3: 'no case failed, but some could not be completed (the runner, the driver or the network failed)',
   4: 'incomplete: cases could not run for a missing capability (accept with --accept-incomplete)',
+  130: 'interrupted by SIGINT: the reports cover the cases that ran',
+  143: 'interrupted by SIGTERM: the reports cover the cases that ran',
 };
 
 /** Everything a report file is made from; each report masks the run's secrets in all it writes. */
@@ -40,4 +44,10 @@ export interface ReportInput {
   secrets: Secrets;
   version: string;
   generation?: GenerationSummary;
+  /** The signal that stopped the run (`SIGINT`, `SIGTERM`), when one did: the reports cover what ran. */
+  interrupted?: string;
+  /** Every exchange of the run, for `--har`. */
+  recording?: Recording;
+  /** The operation an exchange of a case was for. */
+  operationOf?: OperationOf;
 }

@@ -1,7 +1,8 @@
 import { replayOf } from './replay.js';
 import { coverageTotals } from './coverage.js';
 import { verdictOf } from './tally.js';
-import { allDeviations } from './deviations.js';
+import { groupDeviations } from './deviations.js';
+import { failureCauses } from './causes.js';
 import { EXIT_MEANING, type ReportInput } from './input.js';
 
 /**
@@ -24,6 +25,7 @@ export function jsonReport(input: ReportInput): string {
     repeat: input.settings.repeat,
     ...(input.settings.maxFailures !== undefined ? { maxFailures: input.settings.maxFailures } : {}),
     acceptIncomplete: input.settings.acceptIncomplete,
+    interrupted: input.interrupted ?? null,
     exitCode: input.exitCode,
     exitMeaning: EXIT_MEANING[input.exitCode],
     durationMs: Math.round(input.durationMs),
@@ -36,7 +38,8 @@ export function jsonReport(input: ReportInput): string {
       reasons: t.reasons,
       incomplete: t.notRun.capability > 0,
     },
-    deviations: allDeviations(input.results),
+    deviations: groupDeviations(input.results),
+    failureCauses: failureCauses(input.results),
     cases: input.results.map((r) => {
       const c = byId.get(r.id)!;
       const detail = input.details.get(r.id);

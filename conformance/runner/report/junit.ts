@@ -1,9 +1,9 @@
 import { operationOf, type Case } from '../case.js';
 import type { CaseResult } from '../outcome.js';
-import { SECTIONS } from '../sections.js';
 import { formatFailure } from './failure.js';
 import { deviationText, viewDeviation } from './deviations.js';
 import { judgementWords } from './tally.js';
+import { byGroupKey, junitSegment, segmentTitle } from './labels.js';
 import type { ReportInput } from './input.js';
 
 /**
@@ -26,13 +26,9 @@ function xml(text: string): string {
   return text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
 }
 
-/** `4.6` → `s4_6`: a segment of a dotted class name that no tool splits. */
-export function sectionSegment(section: string): string {
-  return `s${section.replace(/\./g, '_')}`;
-}
-
+/** `vault.s4_6.fileSignupRequest`; a case that cites no section goes under its basis (`vault.reference.getTokenCatalog`). */
 export function classNameOf(c: Case): string {
-  return `vault.${sectionSegment(c.sections[0] ?? '0')}.${operationOf(c)}`;
+  return `vault.${junitSegment(c)}.${operationOf(c)}`;
 }
 
 function seconds(ms: number): string {
@@ -63,12 +59,14 @@ function testcase(c: Case, r: CaseResult, input: ReportInput): string {
 
 export function junitXml(input: ReportInput): string {
   const bySection = new Map<string, { c: Case; r: CaseResult }[]>();
+  const titles = new Map<string, string>();
   const resultOf = new Map(input.results.map((r) => [r.id, r]));
   for (const c of input.cases) {
     const r = resultOf.get(c.id);
     if (!r) continue;
-    const section = c.sections[0] ?? '0';
-    bySection.set(section, [...(bySection.get(section) ?? []), { c, r }]);
+    const segment = junitSegment(c);
+    titles.set(segment, segmentTitle(c));
+    bySection.set(segment, [...(bySection.get(segment) ?? []), { c, r }]);
   }
   const fails = (r: CaseResult) => (r.state === 'failed' && !r.known) || (r.state === 'passed' && r.known !== undefined);
   const properties = [
@@ -79,18 +77,21 @@ export function junitXml(input: ReportInput): string {
     ['document', input.doc.version],
     ['seed', String(input.settings.seed)],
     ['exit-code', String(input.exitCode)],
+    ...(input.interrupted ? [['interrupted', `by ${input.interrupted}: the cases not started are skipped, those under way ended as errors`]] : []),
   ];
   const timestamp = input.startedAt.toISOString().replace(/\.\d+Z$/, '');
   const suites: string[] = [];
-  for (const [section, entries] of [...bySection].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))) {
+  // Section segments (`s4_6`) sort by number; the groups without a section come after them.
+  const order = (segment: string) => (segment.startsWith('s') ? segment.slice(1).replace(/_/g, '.') : segment);
+  for (const [section, entries] of [...bySection].sort(([a], [b]) => byGroupKey(order(a), order(b)))) {
     const count = (pred: (r: CaseResult) => boolean) => entries.filter((e) => pred(e.r)).length;
     const failures = count(fails);
     const errors = count((r) => r.state === 'error');
     const skipped = count((r) => r.state === 'not-run' || (r.state === 'failed' && r.known !== undefined));
     const time = entries.reduce((s, e) => s + e.r.durationMs, 0);
-    const props = [['section', `${section} ${SECTIONS[section] ?? ''}`.trim()], ...properties].map(([name, value]) => `      <property name="${xml(name!)}" value="${xml(input.secrets.mask(value!))}"/>`);
+    const props = [['section', titles.get(section)!], ...properties].map(([name, value]) => `      <property name="${xml(name!)}" value="${xml(input.secrets.mask(value!))}"/>`);
     suites.push(
-      `  <testsuite name="vault.${sectionSegment(section)}" tests="${entries.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}" timestamp="${timestamp}">\n` +
+      `  <testsuite name="vault.${section}" tests="${entries.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}" timestamp="${timestamp}">\n` +
         `    <properties>\n${props.join('\n')}\n    </properties>\n${entries.map(({ c, r }) => testcase(c, r, input)).join('\n')}\n  </testsuite>`,
     );
   }

@@ -1,4 +1,5 @@
 import { spendsOrCreates, type Case } from '../case.js';
+import { chapterGroup, provesText } from './labels.js';
 
 /** `--list`: each selected case with its level, what it needs and what it costs. */
 export function listing(cases: Case[], spend: boolean): string {
@@ -10,7 +11,7 @@ export function listing(cases: Case[], spend: boolean): string {
       c.needs.manualClock ? 'manual clock' : '',
     ].filter(Boolean);
     const costs = [c.costs.spends ? `spends ${c.costs.spends}` : '', c.costs.createsData ? `creates ${c.costs.createsData}` : '', c.costs.waits ? `waits ${c.costs.waits}` : ''].filter(Boolean);
-    lines.push(`${c.id}  [${c.level}] §${c.sections.join(', §')}`);
+    lines.push(`${c.id}  [${c.level}] ${c.sections.length > 0 ? provesText(c) : chapterGroup(c).title}`);
     lines.push(`    ${c.title}`);
     if (needs.length) lines.push(`    needs: ${needs.join('; ')}`);
     if (costs.length) lines.push(`    costs: ${costs.join('; ')}${spend ? '' : ' (runs only with --spend)'}`);

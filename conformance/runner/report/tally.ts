@@ -1,5 +1,6 @@
 import type { CaseResult, NotRunKind } from '../outcome.js';
 import type { Judgement } from '../basis.js';
+import { groupDeviations } from './deviations.js';
 
 /**
  * The counts every report prints, from one place: each verdict, how much of the catalogue ran,
@@ -35,6 +36,7 @@ export interface Tally {
   notRun: Record<NotRunKind, number>;
   /** Each cause, with its kind and how many cases it kept from running. */
   reasons: { kind: NotRunKind; label: string; cases: number }[];
+  /** Distinct departures from the reference's choices (a rule, broken the same way), however many answers showed each. */
   deviations: number;
   casesWithDeviations: number;
 }
@@ -66,7 +68,7 @@ export function tally(results: CaseResult[], scope: Scope): Tally {
     verdicts,
     notRun,
     reasons: [...reasons.values()].sort((a, b) => b.cases - a.cases),
-    deviations: results.reduce((n, r) => n + r.deviations.length, 0),
+    deviations: groupDeviations(results).length,
     casesWithDeviations: results.filter((r) => r.deviations.length > 0).length,
   };
 }
@@ -80,6 +82,13 @@ export function ranLine(t: Tally): string {
     .filter((kind) => t.notRun[kind] > 0)
     .map((kind) => `${t.notRun[kind]} ${KIND_WORDS[kind]} [${t.reasons.filter((r) => r.kind === kind).map((r) => `${r.label} (${r.cases})`).join(', ')}]`);
   return groups.length > 0 ? `${line}; not run: ${groups.join('; ')}` : `${line}, all of it`;
+}
+
+/** The cases not run, one line per cause with its count: what the console prints in place of a line per case. */
+export function notRunLines(t: Tally): string[] {
+  const reasons = t.reasons.filter((r) => r.cases > 0);
+  if (reasons.length === 0) return [];
+  return ['', 'not run, by reason (--verbose lists each case):', ...reasons.map((r) => `  ${String(r.cases).padStart(4)}  ${r.label} (${KIND_WORDS[r.kind]})`)];
 }
 
 /** What the exit status says when no case failed or errored and some could not run for a missing capability. */
