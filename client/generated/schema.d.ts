@@ -1754,7 +1754,6 @@ export interface components {
          * @description Whole seconds until the per-minute window ends, at least 1. Sent with
          *     `rate_limited` only; absent on the other codes of this status. An intermediary
          *     may strip it, so branch on `code`, not on this header.
-         * @example 23
          */
         RetryAfterWhenRateLimited: number;
         /**
