@@ -5,10 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { BUNDLE_STEP, inputsDigest, recordBuilt } from './build-state.js';
 import { addCodeSamples } from './code-samples.js';
 import { apis, REDOCLY, REDOCLY_ENV, ROOT } from './redocly.js';
 
 const dist = join(ROOT, 'dist');
+const digest = inputsDigest(ROOT, BUNDLE_STEP);
 const MAIN = 'openapi/openapi.yaml';
 mkdirSync(dist, { recursive: true });
 for (const api of apis()) {
@@ -34,3 +36,4 @@ for (const api of apis()) {
   writeFileSync(join(dist, `${api.output}.json`), `${JSON.stringify(document, null, 2)}\n`);
   console.log(`bundle: ${api.root} -> dist/${api.output}.yaml, dist/${api.output}.json`);
 }
+recordBuilt(ROOT, BUNDLE_STEP, digest);

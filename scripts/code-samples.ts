@@ -210,9 +210,10 @@ export function operationSamples(doc: Node): { path: string; method: string; ope
       const operation = item[method];
       if (!operation) continue;
       const call = sampleCall(doc, path, method);
+      // TypeScript first: the tab a reader sees is the one that handles every documented code.
       const samples: CodeSample[] = [
-        { lang: 'Shell', label: 'curl', source: curlSample(call) },
         { lang: 'TypeScript', label: 'TypeScript', source: typescriptSample(doc, call) },
+        { lang: 'Shell', label: 'curl', source: curlSample(call) },
       ];
       out.push({ path, method, operation, call, samples });
     }

@@ -1,13 +1,15 @@
-// Renders the reference docs of each bundle (npm run bundle first): the API's to
-// dist/docs/index.html, with the code samples the bundle carries, and the fixture surface's to
-// dist/docs/fixtures.html. Each is one self-contained file that opens offline and makes no request
-// to any other origin; its icon is inline too, and dist/docs/favicon.svg is the same icon for the
-// server's /favicon.ico.
+// Renders the reference docs of each bundle (bundling first when the bundle is missing or older than
+// the document): the API's to dist/docs/index.html, with the code samples the bundle carries, and
+// the fixture surface's to dist/docs/fixtures.html. Each is one self-contained file that opens
+// offline and makes no request to any other origin; its icon is inline too, and dist/docs/favicon.svg
+// is the same icon for the server's /favicon.ico. Beside them: the API's reference as one Markdown
+// file (dist/docs/reference.md, readable without a browser) and a copy of CHANGELOG.md, so that the
+// folder's links to each other work wherever it is published.
 //
-// Redoc shows a server URL made of variables (`{base_url}`) as written, and resolves it against the
-// page after navigation (`.../docs/{base_url}`). So each page is rendered from a copy of its bundle
-// whose server URLs have their variables filled with the defaults: the reference server then puts
-// its own origin in place of the default base URL when it serves the page (server/http/docs.ts).
+// The API's page is rendered from a view of its bundle (scripts/docs/view.ts): server URLs filled
+// with their defaults (the reference server puts its own origin in place of the default base URL
+// when it serves the page, server/http/docs.ts), each error response with its own codes, and the
+// error-code reference written into the introduction.
 //
 // Redoc's copy button sits over the top right corner of a code sample, on its first line, which in
 // the TypeScript samples is a long import; a style rule gives the button a row of its own.
@@ -22,15 +24,13 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expandServerUrl } from './code-samples.js';
+import { BUNDLE_STEP, DOCS_STEP, inputsDigest, isFresh, recordBuilt } from './build-state.js';
+import { referenceMarkdown } from './docs/markdown.js';
+import { redocLinks, referenceView, withServersFilled } from './docs/view.js';
 import { REDOCLY, REDOCLY_ENV, ROOT } from './redocly.js';
 
 const DIST = join(ROOT, 'dist');
 const OUT = join(DIST, 'docs');
-const PAGES = [
-  { bundle: 'openapi.json', page: 'index.html' },
-  { bundle: 'fixtures.json', page: 'fixtures.html' },
-];
 const FAVICON = join(ROOT, 'scripts', 'docs', 'favicon.svg');
 
 const LOGOS = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
@@ -43,26 +43,28 @@ const ICON = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${e
 
 type Node = Record<string, any>;
 
-/** Every server URL of the document (root, path and operation) with its variables filled with their defaults. */
-function withServersFilled(doc: Node): Node {
-  const fill = (servers: Node[] | undefined) => servers?.map((server) => ({ url: expandServerUrl(server), ...(server.description ? { description: server.description } : {}) }));
-  const copy = structuredClone(doc);
-  copy.servers = fill(copy.servers);
-  for (const item of Object.values<Node>(copy.paths ?? {})) {
-    if (item.servers) item.servers = fill(item.servers);
-    for (const op of Object.values<Node>(item)) if (op && typeof op === 'object' && !Array.isArray(op) && op.servers) op.servers = fill(op.servers);
-  }
-  return copy;
+// A fresh clone has no bundle: make it, as `npm run bundle` would, rather than fail.
+if (!isFresh(ROOT, BUNDLE_STEP)) {
+  const bundled = spawnSync(process.execPath, [...process.execArgv, join(ROOT, 'scripts', 'bundle.ts')], { cwd: ROOT, stdio: 'inherit' });
+  if (bundled.status !== 0) process.exit(bundled.status ?? 1);
 }
+
+const digest = inputsDigest(ROOT, DOCS_STEP);
+const api = JSON.parse(readFileSync(join(DIST, 'openapi.json'), 'utf8')) as Node;
+const PAGES: Array<{ page: string; view: Node }> = [
+  { page: 'index.html', view: referenceView(api, redocLinks(api)) },
+  { page: 'fixtures.html', view: withServersFilled(JSON.parse(readFileSync(join(DIST, 'fixtures.json'), 'utf8')) as Node) },
+];
 
 mkdirSync(OUT, { recursive: true });
 copyFileSync(FAVICON, join(OUT, 'favicon.svg'));
+copyFileSync(join(ROOT, 'CHANGELOG.md'), join(OUT, 'CHANGELOG.md'));
 const sources = mkdtempSync(join(tmpdir(), 'vault-docs-'));
 process.on('exit', () => rmSync(sources, { recursive: true, force: true }));
-for (const { bundle, page } of PAGES) {
+for (const { page, view } of PAGES) {
   const output = join(OUT, page);
-  const source = join(sources, bundle);
-  writeFileSync(source, JSON.stringify(withServersFilled(JSON.parse(readFileSync(join(DIST, bundle), 'utf8')))));
+  const source = join(sources, page.replace(/\.html$/, '.json'));
+  writeFileSync(source, JSON.stringify(view));
   const run = spawnSync(REDOCLY, ['build-docs', source, '--inlineBundle', '--lint-config=error', '--output', output], {
     cwd: ROOT,
     env: REDOCLY_ENV,
@@ -71,7 +73,7 @@ for (const { bundle, page } of PAGES) {
   });
   if (run.status !== 0) {
     process.stderr.write(`${run.stdout}${run.stderr}`);
-    console.error(`docs: dist/${bundle} failed (run "npm run bundle" first)`);
+    console.error(`docs: dist/docs/${page} failed`);
     process.exit(1);
   }
   const html = readFileSync(output, 'utf8').replace(LOGOS, EMPTY_IMAGE).replace('</head>', `${ICON}${HIDE_ATTRIBUTION}${COPY_BUTTON_ROW}</head>`);
@@ -84,5 +86,8 @@ for (const { bundle, page } of PAGES) {
     process.exit(1);
   }
   writeFileSync(output, html);
-  console.log(`docs: dist/${bundle} -> dist/docs/${page}`);
+  console.log(`docs: ${page.replace(/\.html$/, '')} -> dist/docs/${page}`);
 }
+writeFileSync(join(OUT, 'reference.md'), referenceMarkdown(api));
+console.log('docs: openapi -> dist/docs/reference.md');
+recordBuilt(ROOT, DOCS_STEP, digest);

@@ -150,9 +150,9 @@ const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 if (demoAccount) watchNewLinks(db, sealer, demoAccount.accountId, (link) => process.stdout.write(`${outboxLine(contract, baseUrl, link)}\n`));
 server.serve(app);
 {
-  const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs`, `  database: ${dbPath}`];
+  const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs/`, `  database: ${dbPath}`];
   if (demoAccount) {
-    const local: LocalConfig = { ...demoAccount, baseUrl, docsUrl: `${baseUrl}/docs`, adminToken: adminToken! };
+    const local: LocalConfig = { ...demoAccount, baseUrl, docsUrl: `${baseUrl}/docs/`, adminToken: adminToken! };
     writeFileSync(localFile, `${JSON.stringify(local, null, 2)}\n`, { mode: 0o600 });
     lines.push(
       `  demo account: ${demoAccount.accountId}`,

@@ -904,9 +904,10 @@ export interface components {
          * ClientErrorCode
          * @description Codes raised by the client library, the proxy and the dashboard (specification
          *     section 7.2), in the same `{code, error}` shape. The HTTP API described here never
-         *     returns them; their HTTP statuses are not specified. `label_unavailable` is an
-         *     internal failure reason of an approval and is never returned to an agent. Each
-         *     code's meaning and handling is in `x-enumDescriptions`.
+         *     returns them, and their HTTP statuses are not specified. `label_unavailable` is an
+         *     internal failure reason of an approval and is never returned to an agent. The
+         *     reference's section "Client and proxy error codes" gives each code's meaning and
+         *     what to do.
          * @enum {string}
          */
         ClientErrorCode: "token_not_found" | "scope_denied" | "cross_user_denied" | "key_auto_revoked" | "login_blocked" | "merchant_blocked" | "card_blocked" | "limit_reached" | "checkout_total_unknown" | "plan_quota_reached" | "cvv_entry_required" | "sensitive_data_blocked" | "fill_rejected" | "session_limit" | "unavailable" | "unanswered" | "request_timeout" | "action_timeout" | "connection_resumed" | "idle_timeout" | "hard_timeout" | "insecure_site" | "egress_unavailable" | "write_outcome_unknown" | "invalid_hint" | "hint_unresolved" | "too_many_credentials" | "too_many_connections" | "attested_checkout_busy" | "signup_preapproval_too_many" | "login_extra_sites_limit" | "api_key_label_too_long" | "login_username_too_short" | "login_password_too_short" | "address_label_shape" | "address_label_reserved" | "phone_shape" | "agent_card_cap_not_enforceable" | "feedback_rate_limited" | "label_unavailable";
@@ -1182,6 +1183,18 @@ export interface components {
          *     The generated password has 12 to 64 characters (24 by default) and always at least
          *     one lowercase letter, one uppercase letter and one digit, plus one symbol unless
          *     `noSymbols` is true. The rules actually used come back as `passwordPolicy`.
+         *
+         *     **Length.** The service takes the range the rules allow, from the larger of 12 and
+         *     `minLength` to the smaller of 64 and `maxLength`, and uses 24 when it lies in that
+         *     range, otherwise the end of the range nearest to 24: `maxLength: 16` gives 16
+         *     characters, `minLength: 30` gives 30, `minLength: 12, maxLength: 20` gives 20, and no
+         *     length rule gives 24. It never picks a length at random.
+         *
+         *     **Each call stands alone.** The rules apply to the one password that call generates
+         *     and are not stored with the login. A rotation (`POST /v1/logins/password`) sent with
+         *     only `label` uses the service's defaults, not the rules given when the login was
+         *     filed: 24 characters, all four classes, symbols from the whole safe set, repeats
+         *     allowed. Send the site's rules again with every rotation.
          *
          *     A number is judged as JSON parsers commonly read it, as an IEEE 754 double: a number
          *     too large for a double is an infinity, a whole number beyond every bound, so
@@ -1747,7 +1760,6 @@ export interface components {
          * @description Whole seconds until the per-minute window ends, at least 1. Sent with
          *     `rate_limited` only; absent on the other codes of this status. An intermediary
          *     may strip it, so branch on `code`, not on this header.
-         * @example 23
          */
         RetryAfterWhenRateLimited: number;
         /**

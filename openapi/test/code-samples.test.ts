@@ -30,7 +30,7 @@ describe('the samples in the bundle', () => {
     expect(ops.length).toBeGreaterThan(0);
     for (const { operation, samples } of ops) {
       expect(operation['x-codeSamples'], operation.operationId).toEqual(samples);
-      expect(samples.map((s) => s.label)).toEqual(['curl', 'TypeScript']);
+      expect(samples.map((s) => s.label)).toEqual(['TypeScript', 'curl']);
     }
   });
 });

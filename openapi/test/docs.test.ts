@@ -110,12 +110,12 @@ describe('the API reference (dist/docs/index.html)', () => {
     await w.page.getByText('Authorization: Bearer <API_KEY>').first().waitFor();
   });
 
-  it('when an operation is opened, then its TypeScript sample is the one the bundle carries', async () => {
+  it('when an operation is opened, then its TypeScript sample is the one shown first, as the bundle carries it', async () => {
     const op = operations(doc).find((o) => o.operationId === 'getTokenCatalog')!;
     const sample = (op.operation['x-codeSamples'] as { label: string; source: string }[]).find((s) => s.label === 'TypeScript')!;
     await w.page.goto(`${pathToFileURL(join(DOCS, 'index.html')).href}#/tokens/gettokencatalog`, { waitUntil: 'load' });
-    await w.page.getByRole('button', { name: 'curl' }).first().click();
-    await w.page.getByRole('menuitem', { name: 'TypeScript' }).or(w.page.getByText('TypeScript', { exact: true })).first().click();
+    const chooser = w.page.locator('.panel-request-samples').first().getByRole('button', { name: /^(curl|TypeScript|Payload)$/ });
+    expect((await chooser.innerText()).trim()).toBe('TypeScript');
     const shown = w.page.getByText('await vault.getTokenCatalog', { exact: false }).first();
     await shown.waitFor();
     const block = await shown.evaluate((el) => (el.closest('pre') ?? el.parentElement!).textContent ?? '');
@@ -185,8 +185,15 @@ describe('the docs served by the reference server', () => {
       const changelog = w.page.locator('a[href$="CHANGELOG.md"]').first();
       await changelog.waitFor({ state: 'visible', timeout: 15_000 });
       await changelog.click();
-      await w.page.waitForURL(`${server.base}/CHANGELOG.md`);
+      await w.page.waitForURL(`${server.base}/docs/CHANGELOG.md`);
       expect(await w.page.locator('body').innerText()).toMatch(/^# Changelog/);
+
+      await w.page.goto(`${server.base}${start}`, { waitUntil: 'load' });
+      await w.page.getByRole('link', { name: 'reference.md', exact: true }).first().click();
+      await w.page.waitForURL(`${server.base}/docs/reference.md`);
+      const markdown = await w.page.locator('body').innerText();
+      expect(markdown).toMatch(/^# Credential-vault HTTP API/);
+      expect(markdown).toContain(`export VAULT_API_URL=${server.base}`);
     }
     expect(w.problems).toEqual([]);
     expect(w.elsewhere).toEqual([]);
@@ -211,15 +218,15 @@ describe('the docs served by the reference server', () => {
     expect(top).not.toContain('{base_url}');
     // After navigating to a section, where Redoc used to resolve {base_url} against the page.
     await w.page.goto(`${server.base}/docs#/tokens/gettokencatalog`, { waitUntil: 'load' });
-    await w.page.getByText(`export VAULT_API_URL=${server.base}`).first().waitFor();
+    await w.page.getByText(`// Reads VAULT_API_URL (here ${server.base})`).first().waitFor();
     // The operation's server URL, in the panel's server menu.
     await w.page.getByText(`${server.base}/v1/tokens`).first().waitFor({ state: 'attached' });
     const section = await w.page.content();
     expect(section).not.toContain('{base_url}');
     expect(section).not.toContain(DEFAULT_BASE);
-    await w.page.getByRole('button', { name: 'curl' }).first().click();
-    await w.page.getByRole('menuitem', { name: 'TypeScript' }).or(w.page.getByText('TypeScript', { exact: true })).first().click();
-    await w.page.getByText(`// Reads VAULT_API_URL (here ${server.base})`).first().waitFor();
+    await w.page.getByRole('button', { name: 'TypeScript' }).first().click();
+    await w.page.getByRole('menuitem', { name: 'curl' }).or(w.page.getByText('curl', { exact: true })).first().click();
+    await w.page.getByText(`export VAULT_API_URL=${server.base}`).first().waitFor();
     expect(w.problems).toEqual([]);
     expect(w.elsewhere).toEqual([]);
     await w.page.close();
@@ -229,7 +236,7 @@ describe('the docs served by the reference server', () => {
     const { port } = new URL(server.base);
     for (const host of ['evil.test"><script>alert(1)</script>', 'a b', 'x.test/path']) {
       const html = await new Promise<string>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/docs', headers: { host } }, (res) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/docs/', headers: { host } }, (res) => {
           let body = '';
           res.setEncoding('utf8');
           res.on('data', (c: string) => (body += c));
@@ -258,6 +265,96 @@ describe('the docs served by the reference server', () => {
     expect(w.problems).toEqual([]);
     await w.page.close();
   });
+});
+
+/** The text of each page of a rendered reference: its introduction, then the page of each tag. */
+async function pageTexts(page: Page, url: string, doc: Node): Promise<Map<string, string>> {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.getByText(doc.info.title, { exact: false }).first().waitFor();
+  const texts = new Map<string, string>([['introduction', await page.locator('body').innerText()]]);
+  for (const tag of doc.tags ?? []) {
+    const href = await page.getByRole('link', { name: tag.name, exact: true }).first().getAttribute('href');
+    await page.goto(`${url}#${href!.replace(/^#/, '')}`, { waitUntil: 'load' });
+    const first = operations(doc).find((o) => o.operation.tags?.[0] === tag.name);
+    if (first) await page.getByText(first.operation.summary, { exact: true }).first().waitFor();
+    texts.set(tag.name, await page.locator('body').innerText());
+  }
+  return texts;
+}
+
+describe('the rendered pages, read as a reader reads them', () => {
+  const api = loadBundle();
+  const fixtures = () => JSON.parse(readFileSync(FIXTURES_BUNDLE, 'utf8')) as Node;
+
+  it.each([
+    ['index.html', () => api],
+    ['fixtures.html', fixtures],
+  ] as const)('when %s is read, then no table is left as raw Markdown and no field is of type any', async (file, doc) => {
+    const w = await watchedPage(null);
+    const texts = await pageTexts(w.page, pathToFileURL(join(DOCS, file)).href, doc());
+    const problems: string[] = [];
+    for (const [where, text] of texts) {
+      for (const line of text.split('\n')) {
+        // A Markdown table that did not render: its rows stay as text, pipes and all.
+        if (/^\s*\|.*\|\s*$/.test(line)) problems.push(`${where}: raw table row "${line.slice(0, 80)}"`);
+        // Redoc prints a member's type on a line of its own; `any` is a member without one.
+        if (/^\s*any(?: \(.*\))?\s*$/.test(line)) problems.push(`${where}: a field of type any`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // The introductions' tables are tables: the fixture surface's errors, the API's error codes.
+    await w.page.goto(pathToFileURL(join(DOCS, file)).href, { waitUntil: 'load' });
+    expect(await w.page.locator('table').count()).toBeGreaterThan(0);
+    await w.page.close();
+  }, 120_000);
+
+  it('when the password rule fields are shown, then each shows the JSON type it is read as', async () => {
+    const w = await watchedPage(null);
+    await w.page.goto(`${pathToFileURL(join(DOCS, 'index.html')).href}#/signup/filesignuprequest`, { waitUntil: 'load' });
+    await w.page.getByText('minLength', { exact: true }).first().waitFor();
+    const text = await w.page.locator('body').innerText();
+    const body = text.slice(text.lastIndexOf('\nFile a signup request for the account holder\n'));
+    for (const [field, type] of [['minLength', 'number'], ['maxLength', 'number'], ['noSymbols', 'boolean'], ['symbols', 'string'], ['noRepeats', 'boolean']]) {
+      expect(body, field).toMatch(new RegExp(`\\n${field}\\n${type}\\n`));
+    }
+    await w.page.close();
+  });
+
+  it('when the introduction is read, then the quickstart comes first and the error-code index lists every code', async () => {
+    const w = await watchedPage(null);
+    await w.page.goto(pathToFileURL(join(DOCS, 'index.html')).href, { waitUntil: 'load' });
+    // The navigation's links: Redoc routes a section of the introduction as `/section/<heading>`.
+    const sections = await w.page.locator('a[href^="/section/"]').evaluateAll((links) => links.map((a) => a.textContent?.trim()));
+    expect(sections[0]).toBe('Quickstart');
+    expect(sections).toEqual(expect.arrayContaining(['Error codes', 'Client and proxy error codes']));
+    // Each section's table, known by a column of its own.
+    const rows = async (column: string) => {
+      const table = w.page.locator(`table:has(th:text-is("${column}"))`).first();
+      await table.waitFor({ state: 'attached' });
+      return table.locator('tbody tr td:first-child').allInnerTexts();
+    };
+    expect(await rows('Retry')).toEqual(api.components.schemas.ApiErrorCode.enum);
+    expect(await rows('Meaning and what to do')).toEqual(api.components.schemas.ClientErrorCode.enum);
+    await w.page.close();
+  }, 60_000);
+
+  it('when an error response is opened, then it shows only its own codes and links to the error-code index', async () => {
+    const w = await watchedPage(null);
+    const url = pathToFileURL(join(DOCS, 'index.html')).href;
+    await w.page.goto(`${url}#/signup/setloginusername`, { waitUntil: 'load' });
+    await w.page.getByRole('button', { name: /^409/ }).first().click();
+    const said = w.page.getByText('Codes: username_already_set (see Error codes).').first();
+    await said.waitFor();
+    const text = await w.page.locator('body').innerText();
+    const response = text.slice(text.indexOf('The login already has a different username.'));
+    const body = response.slice(0, response.indexOf('Response\n'));
+    expect(body).toContain('"username_already_set"');
+    for (const other of ['not_found', 'rate_limited', 'token_not_found']) expect(body).not.toContain(`"${other}"`);
+    await said.getByRole('link', { name: 'Error codes' }).click();
+    await w.page.waitForURL(/#\/section\/error-codes$/);
+    expect(w.elsewhere).toEqual([]);
+    await w.page.close();
+  }, 60_000);
 });
 
 describe('the code samples panel', () => {

@@ -101,6 +101,17 @@ const namedExamples = all.flatMap((op) =>
   ),
 );
 
+/**
+ * Whether the limit of `op` that refuses with this status and code carries `Retry-After`, as the
+ * root `x-limits` say (sections 7.1 and 8.3); undefined when no limit of the operation answers so.
+ */
+function carriesRetryAfter(op: BundledOperation, status: string, code: string): boolean | undefined {
+  const limits: Node[] = (op.operation['x-limits'] ?? []).map((id: string) => doc['x-limits'][id]).filter((l: Node | undefined) => l && String(l.status) === status && l.code === code);
+  return limits.length === 0 ? undefined : limits.some((l) => l.retryAfter === true);
+}
+
+const refusals = namedExamples.filter((e) => e.status === '429');
+
 describe('the Prism mock of dist/openapi.yaml', () => {
   beforeAll(async () => {
     const port = await freePort();
@@ -149,6 +160,34 @@ describe('the Prism mock of dist/openapi.yaml', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(Number(status));
       expect(res.body).toEqual(value);
       expectDocumentedHeaders(response, res.headers);
+    },
+  );
+
+  it('has 429 answers with and without Retry-After to check', () => {
+    const kinds = refusals.map(({ op, status, value }) => carriesRetryAfter(op, status, (value as { code: string }).code));
+    expect(new Set(kinds)).toEqual(new Set([true, false]));
+  });
+
+  it.each(refusals.map((e) => [`${e.op.operationId} ${e.name}`, e] as const))(
+    'when Prefer names the 429 %s, then Retry-After comes exactly when its limit carries it',
+    async (_, { op, status, name, value }) => {
+      const carries = carriesRetryAfter(op, status, (value as { code: string }).code);
+      expect(carries, 'a limit of the operation answers this code').toBeDefined();
+      const res = await send(op, `code=${status}, example=${name}`);
+      expect(res.body).toEqual(value);
+      if (carries) expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+      else expect(res.headers.get('retry-after')).toBeNull();
+    },
+  );
+
+  it.each(all.filter((op) => op.operation.responses?.['429']).map((op) => [op.operationId, op] as const))(
+    'when Prefer asks %s for a 429 without naming an example, then its first example comes with the header its code carries',
+    async (_, op) => {
+      const [first] = responseExamples(doc, op.operation.responses['429']);
+      const res = await send(op, 'code=429');
+      expect(res.body).toEqual(first!.value);
+      const carries = carriesRetryAfter(op, '429', (first!.value as { code: string }).code);
+      expect(res.headers.get('retry-after') !== null).toBe(carries);
     },
   );
 

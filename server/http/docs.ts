@@ -9,12 +9,13 @@ const DIST = join(ROOT, 'dist');
 const DOCS = join(DIST, 'docs');
 
 /**
- * The rendered reference docs (`npm run docs`): the API's at /docs and the fixture surface's at
- * /docs/fixtures, each one self-contained HTML file, and their icon at /favicon.ico. The pages link
- * to each other as `../docs/<file>.html` and to the changelog as `../../CHANGELOG.md`: relative links
- * that reach the same files from dist/docs/ in a checkout and from these routes, so CHANGELOG.md is
- * served at the root. It is public on purpose: it is the contract's release notes, generated from
- * the document the docs already publish, and holds nothing about the deployment or its data.
+ * The rendered reference docs (`npm run docs`): the folder dist/docs/ at /docs/: the API's page,
+ * the fixture surface's (also at /docs/fixtures), the API's reference as Markdown, the changelog,
+ * and their icon at /favicon.ico. The files link to each other by name (`fixtures.html`,
+ * `CHANGELOG.md`), as they lie side by side wherever the folder is published, so /docs redirects to
+ * /docs/ for those links to resolve inside it. The changelog is public on purpose: it is the
+ * contract's release notes, generated from the document the docs already publish, and holds nothing
+ * about the deployment or its data; it is also served at /CHANGELOG.md, where links used to point.
  *
  * A page names the document's default base URL (in its servers panel, its prose and its samples'
  * VAULT_API_URL); served here, it names this server's origin instead, from the request's Host, so
@@ -22,12 +23,14 @@ const DOCS = join(DIST, 'docs');
  * port leaves the page as built: it is written into HTML and scripts.
  */
 export function docsRouter(docsDir = DOCS, changelog = join(ROOT, 'CHANGELOG.md'), bundles = DIST): Router {
-  const router = Router();
-  router.get(['/docs', '/docs/', '/docs/index.html'], page(join(docsDir, 'index.html'), join(bundles, 'openapi.json')));
+  const router = Router({ strict: true });
+  router.get('/docs', (req, res) => res.redirect(301, `/docs/${req.originalUrl.slice('/docs'.length)}`));
+  router.get(['/docs/', '/docs/index.html'], page(join(docsDir, 'index.html'), join(bundles, 'openapi.json')));
   router.get(['/docs/fixtures', '/docs/fixtures.html'], page(join(docsDir, 'fixtures.html'), join(bundles, 'fixtures.json')));
-  router.get('/favicon.ico', file(join(docsDir, 'favicon.svg'), 'image/svg+xml'));
   // Plain text: a browser shows Markdown served as text/markdown as a download.
-  router.get('/CHANGELOG.md', file(changelog, 'text/plain'));
+  router.get('/docs/reference.md', page(join(docsDir, 'reference.md'), join(bundles, 'openapi.json'), 'text/plain; charset=utf-8'));
+  router.get('/favicon.ico', file(join(docsDir, 'favicon.svg'), 'image/svg+xml'));
+  router.get(['/CHANGELOG.md', '/docs/CHANGELOG.md'], file(changelog, 'text/plain'));
   return router;
 }
 
@@ -39,14 +42,14 @@ function originOf(req: Request): string | undefined {
   return host !== undefined && HOST.test(host) ? `${req.protocol}://${host}` : undefined;
 }
 
-function page(path: string, bundle: string): RequestHandler {
+function page(path: string, bundle: string, type = 'text/html; charset=utf-8'): RequestHandler {
   return async (req, res) => {
     if (!existsSync(path)) return notBuilt(res);
-    let html = await readFile(path, 'utf8');
+    let text = await readFile(path, 'utf8');
     const origin = originOf(req);
     const base = origin === undefined ? undefined : await defaultBaseUrl(bundle);
-    if (origin !== undefined && base !== undefined) html = html.replaceAll(base, origin);
-    res.type('text/html; charset=utf-8').send(html);
+    if (origin !== undefined && base !== undefined) text = text.replaceAll(base, origin);
+    res.type(type).send(text);
   };
 }
 
