@@ -12,6 +12,7 @@ import { createApp } from '../app.js';
 import { createHttpServer, httpSettings } from '../http/server.js';
 import type { WebhookTransport } from '../webhooks/sender.js';
 import type { DialTarget } from '../webhooks/deliver.js';
+import { addressKind } from '../webhooks/addresses.js';
 import { contract } from './support.js';
 
 const ADMIN = 'adm_webhook_tests';
@@ -370,5 +371,39 @@ describe('signing secrets', () => {
     expect((await s.call('DELETE', hook)).status).toBe(204);
     expect((await s.call('GET', hook)).body).toMatchObject({ url: null, signingSecret: before });
     expect((await s.call('POST', `${hook}/test`)).status).toBe(409);
+  });
+});
+
+describe('addressKind', () => {
+  it('when an address is not on the public internet, then it is named for its range, IPv4 inside IPv6 included', () => {
+    const kinds: Record<string, string> = {
+      '10.1.2.3': 'private',
+      '172.31.255.255': 'private',
+      '192.168.0.1': 'private',
+      '127.5.5.5': 'loopback',
+      '169.254.169.254': 'link-local',
+      '100.64.0.1': 'shared',
+      '0.0.0.0': 'unspecified',
+      '192.0.2.10': 'documentation',
+      '198.18.0.1': 'benchmarking',
+      '224.0.0.1': 'multicast',
+      '255.255.255.255': 'reserved',
+      '::1': 'loopback',
+      '::': 'unspecified',
+      'fe80::1': 'link-local',
+      'fd00::1': 'private',
+      'ff02::1': 'multicast',
+      '::ffff:10.0.0.1': 'private',
+      '::ffff:7f00:1': 'loopback',
+      '64:ff9b::a9fe:a9fe': 'link-local',
+      '2002:c0a8:101::1': 'private',
+      'fe80::1%eth0': 'link-local',
+      'not-an-address': 'reserved',
+      '8.8.8.8': 'public',
+      '172.32.0.1': 'public',
+      '2606:4700::1111': 'public',
+      '::ffff:8.8.8.8': 'public',
+    };
+    expect(Object.fromEntries(Object.keys(kinds).map((a) => [a, addressKind(a)]))).toEqual(kinds);
   });
 });

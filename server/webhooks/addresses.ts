@@ -96,6 +96,11 @@ export function addressKind(address: string): AddressKind {
   return V6_LISTS.find(([list]) => list.check(bare, 'ipv6'))?.[1] ?? 'public';
 }
 
+/** The kind in words, with its article: "a private address", "an unspecified address". */
+export function describeKind(kind: AddressKind): string {
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address`;
+}
+
 /** Whether a delivery may go to this address: public, or loopback where the deployment allows it. */
 export function deliverable(address: string, allowLoopback: boolean): { ok: true } | { ok: false; kind: AddressKind } {
   const kind = addressKind(address);

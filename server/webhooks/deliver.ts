@@ -3,7 +3,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { lookup } from 'node:dns/promises';
 import type { AttemptOutcome } from '../store/webhooks.js';
-import { deliverable } from './addresses.js';
+import { deliverable, describeKind } from './addresses.js';
 import { isLoopbackName } from './endpoint.js';
 
 /** Resolves a host name to every address DNS gives for it. */
@@ -67,7 +67,7 @@ export async function dialTarget(url: URL, allowLoopback: boolean, resolve: Reso
   }
   for (const address of addresses) {
     const verdict = deliverable(address, allowLoopback);
-    if (!verdict.ok) return `${host} resolves to ${address}, a ${verdict.kind} address; not dialled.`;
+    if (!verdict.ok) return `${host} resolves to ${address}, ${describeKind(verdict.kind)}; not dialled.`;
   }
   const loopback = addresses.every((a) => !deliverable(a, false).ok);
   if (url.protocol === 'http:' && !(allowLoopback && (loopback || isLoopbackName(host)))) return 'http:// is allowed only for a receiver on this machine; not dialled.';

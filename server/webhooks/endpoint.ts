@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { ApiError } from '../domain/errors.js';
-import { deliverable } from './addresses.js';
+import { deliverable, describeKind } from './addresses.js';
 
 /** The longest endpoint URL accepted (the reference's choice; the specification gives none). */
 export const ENDPOINT_URL_MAX = 2048;
@@ -37,7 +37,7 @@ export function checkEndpointUrl(text: string, allowLoopback: boolean): URL {
   const loopbackName = isLoopbackName(host);
   if (isIP(host)) {
     const verdict = deliverable(host, allowLoopback);
-    if (!verdict.ok) refuse(`A webhook endpoint must be public: ${host} is a ${verdict.kind} address.`);
+    if (!verdict.ok) refuse(`A webhook endpoint must be public: ${host} is ${describeKind(verdict.kind)}.`);
   } else if (loopbackName && !allowLoopback) {
     refuse(`A webhook endpoint must be public: ${host} is this machine.`);
   } else if (!host.includes('.') && !loopbackName) {
