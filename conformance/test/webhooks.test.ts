@@ -30,6 +30,15 @@ describe('the webhook cases against the reference server', () => {
     ]);
   }, 120_000);
 
+  it('when judged by the specification alone, then the cases pass with no deviation from the reference', async () => {
+    const run = await conform([...WEBHOOK_CASES, '--skip', '*/slow-receiver-*', '--judge', 'spec', '--seed', '5'], { VAULT_DATA_DIR: server.dataDir });
+    expect(run.judgement).toBe('spec');
+    expect(run.failed, run.output).toEqual([]);
+    expect(run.errors, run.output).toEqual([]);
+    expect(run.passed).toHaveLength(3);
+    expect(run.results.flatMap((r) => r.deviations ?? []), run.output).toEqual([]);
+  }, 120_000);
+
   it('when the driver has no webhook methods, then the cases are not run, and the run is incomplete', async () => {
     // The example driver reads its token from the environment when it is made.
     process.env.BACK_OFFICE_TOKEN = server.adminToken;
