@@ -19,6 +19,8 @@ export { DEFAULT_RETRY, type RetryEvent, type RetryOptions } from './retry.js';
 export type { SignupOutcome, WaitForSignupOptions } from './signup.js';
 export { recipeLookupUrl, SESSION_PATH_CHECKOUT_HOSTS } from './recipe-url.js';
 export {
+  DEFAULT_SIGNATURE_HEADER,
+  signatureHeaderFormat,
   verifyWebhookRequest,
   verifyWebhookSignature,
   type SignatureHeaderFormat,
@@ -26,6 +28,6 @@ export {
   type WebhookSignatureInput,
   type WebhookVerification,
 } from './webhooks.js';
-export { DEFAULT_BASE_URL, OPERATIONS } from './generated/document.js';
+export { DEFAULT_BASE_URL, OPERATIONS, WEBHOOK_SIGNATURE, type WebhookEvent } from './generated/document.js';
 export { USER_AGENT } from './request.js';
-export type { components, operations, paths } from './generated/schema.js';
+export type { components, operations, paths, webhooks } from './generated/schema.js';

@@ -2,7 +2,9 @@
 // named in the payload's `agent_card_id`, over the timestamp `t`, a period, and the raw body.
 //
 // Web Crypto, not node:crypto, so that the package runs wherever `fetch` does; `crypto.subtle.verify`
-// compares the signature in constant time.
+// compares the signature in constant time. The header's name and format default to the document's
+// (`WEBHOOK_SIGNATURE`, from the webhook's `x-signature-format`), the reference server's choices.
+import { WEBHOOK_SIGNATURE } from './generated/document.js';
 
 export interface WebhookSignatureInput {
   /** The request body exactly as received: bytes, or the string they decode to. Never a re-serialised body. */
@@ -15,9 +17,9 @@ export interface WebhookSignatureInput {
   signature: string;
   /** How far `t` may be from now, either way, in seconds. Default 300. */
   toleranceSeconds?: number;
-  /** The unit of `t`, which the specification leaves open. Default `seconds` (Unix time). */
+  /** The unit of `t`, which the specification leaves open. Default: the document's (`seconds`, Unix time). */
   timestampUnit?: 'seconds' | 'milliseconds';
-  /** The encoding of the signature, which the specification leaves open. Default `hex`. */
+  /** The encoding of the signature, which the specification leaves open. Default: the document's (`hex`). */
   signatureEncoding?: 'hex' | 'base64';
   /** The current time in ms; default `Date.now()`. */
   now?: number;
@@ -35,14 +37,13 @@ const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /**
  * Verifies a delivery's signature: HMAC-SHA256 over `t + "." + rawBody`, compared in constant time,
- * and `t` within `toleranceSeconds` of now (a replayed delivery is refused as `stale`). The
- * specification does not say which header carries `t` and the signature, nor their formats: read them
- * from the request yourself, or use `verifyWebhookRequest` with the header's name and format.
+ * and `t` within `toleranceSeconds` of now (a replayed delivery is refused as `stale`). To read `t`
+ * and the signature from the request's headers as well, use `verifyWebhookRequest`.
  */
 export async function verifyWebhookSignature(input: WebhookSignatureInput): Promise<WebhookVerification> {
   if (!/^\d+$/.test(input.timestamp)) return { valid: false, reason: 'malformed' };
-  const timestampMs = Number(input.timestamp) * (input.timestampUnit === 'milliseconds' ? 1 : 1000);
-  const signature = decode(input.signature.trim(), input.signatureEncoding ?? 'hex');
+  const timestampMs = Number(input.timestamp) * ((input.timestampUnit ?? WEBHOOK_SIGNATURE.timestampUnit) === 'milliseconds' ? 1 : 1000);
+  const signature = decode(input.signature.trim(), input.signatureEncoding ?? WEBHOOK_SIGNATURE.signatureEncoding);
   if (!signature) return { valid: false, reason: 'malformed' };
 
   const encoder = new TextEncoder();
@@ -67,20 +68,42 @@ export interface SignatureHeaderFormat {
   parse(value: string): { timestamp: string; signature: string } | undefined;
 }
 
+/**
+ * A header format from a template such as `t={t},v1={signature}`: the value must be the template with
+ * `{t}` replaced by digits and `{signature}` by the signature.
+ */
+export function signatureHeaderFormat(name: string, template: string): SignatureHeaderFormat {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^${escaped.replace('{t}', '(?<t>\\d+)').replace('{signature}', '(?<signature>[^\\s,;]+)')}$`);
+  return {
+    name,
+    parse(value) {
+      const match = pattern.exec(value.trim());
+      return match?.groups ? { timestamp: match.groups.t!, signature: match.groups.signature! } : undefined;
+    },
+  };
+}
+
+/** The document's signature header (`WEBHOOK_SIGNATURE`): `Vault-Signature: t=<unix seconds>,v1=<hex>`, the reference server's. */
+export const DEFAULT_SIGNATURE_HEADER: SignatureHeaderFormat = signatureHeaderFormat(WEBHOOK_SIGNATURE.header, WEBHOOK_SIGNATURE.value);
+
 export interface WebhookRequestInput extends Omit<WebhookSignatureInput, 'timestamp' | 'signature'> {
   /** The request's headers: a `Headers`, or Node's `IncomingHttpHeaders`. */
   headers: Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
-  /** The signature header's name and format, which the specification leaves open (section 6 item 6). */
-  header: SignatureHeaderFormat;
+  /**
+   * The signature header's name and format. Default: the document's (`DEFAULT_SIGNATURE_HEADER`). A
+   * deployment that chose otherwise (section 6 item 6 leaves them open) passes its own.
+   */
+  header?: SignatureHeaderFormat;
 }
 
 /**
- * Verifies a delivery from its headers and raw body: reads the signature header named by
- * `header.name`, parses it with `header.parse`, then checks it as `verifyWebhookSignature` does. The
- * name and format are arguments because the specification does not fix them.
+ * Verifies a delivery from its headers and raw body: reads the signature header (the document's
+ * `Vault-Signature` unless `header` names another), parses it, then checks it as
+ * `verifyWebhookSignature` does.
  */
 export async function verifyWebhookRequest(input: WebhookRequestInput): Promise<WebhookVerification> {
-  const { headers, header, ...rest } = input;
+  const { headers, header = DEFAULT_SIGNATURE_HEADER, ...rest } = input;
   const value = readHeader(headers, header.name);
   if (value === undefined) return { valid: false, reason: 'missing_header' };
   const parsed = header.parse(value);

@@ -30,6 +30,8 @@ import { rememberVerdicts } from './http/query-verdicts.js';
 import { parseQuery } from './http/query.js';
 import { RecipeRegistry } from './domain/recipes.js';
 import { loadRelease, type Release } from './domain/registry.js';
+import { WebhookSender, type WebhookTransport } from './webhooks/sender.js';
+import { webhookFormat } from './webhooks/format.js';
 
 export interface AppOptions {
   db: Db;
@@ -43,6 +45,8 @@ export interface AppOptions {
   release?: Release;
   /** A ready recipe registry (tests pass one to drive its screening queue); built from `release` otherwise. */
   recipes?: RecipeRegistry;
+  /** How webhook deliveries reach the network; tests inject a recorder or shorter time-outs. */
+  webhookTransport?: Partial<WebhookTransport>;
 }
 
 const handlers: Handlers = { ...tokenHandlers, ...recipeHandlers, ...signupHandlers, ...linkHandlers };
@@ -69,7 +73,15 @@ export function createApp(options: AppOptions) {
   const limiter = new Limiter(options.db, options.clock, contract, { overrides: config.limitOverrides });
   const recipes = options.recipes ?? new RecipeRegistry({ db: options.db, clock: options.clock, contract, log }, options.release ?? loadRelease(contract));
   const pages = linkPages(contract);
-  const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes, pages };
+  const webhooks = new WebhookSender({
+    db: options.db,
+    sealer,
+    clock: options.clock,
+    format: webhookFormat(contract),
+    allowLoopback: config.allowLoopbackWebhooks,
+    transport: options.webhookTransport,
+  });
+  const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes, pages, webhooks };
 
   const { init, metadata, requests, responses } = validatorStages(contract, {
     validateResponses: config.validateResponses,
@@ -124,5 +136,5 @@ export function createApp(options: AppOptions) {
   // Compiles every validator before the first request (main.ts awaits it before listening).
   let warmed: Promise<void> | undefined;
   const ready = () => (warmed ??= warmValidator(app, contract, { init, metadata, requests, responses }));
-  return Object.assign(app, { ready });
+  return Object.assign(app, { ready, webhooks });
 }

@@ -8,12 +8,15 @@ export interface ServerConfig {
   limitOverrides: Record<string, number>;
   /** The other reading of section 8.1 item 4: a request refused after the per-minute count stays counted (http/rate-limits.ts). */
   countRefusedRequests: boolean;
+  /** Lets a webhook receiver on this machine (a loopback address, over http:// too) take deliveries; on in the `npm start` demo only (VAULT_WEBHOOKS_ALLOW_LOOPBACK). */
+  allowLoopbackWebhooks: boolean;
 }
 
 export const defaultConfig: ServerConfig = {
   validateResponses: true,
   limitOverrides: {},
   countRefusedRequests: false,
+  allowLoopbackWebhooks: false,
 };
 
 /** Parses VAULT_LIMITS, e.g. `credential-changes-per-account=40,catalog-per-key=100000`. */

@@ -72,6 +72,11 @@ try {
 const countRefused = env.VAULT_COUNT_REFUSED_REQUESTS ?? '0';
 if (countRefused !== '0' && countRefused !== '1') fail(`VAULT_COUNT_REFUSED_REQUESTS must be "0" or "1", got "${countRefused}"`);
 
+// VAULT_WEBHOOKS_ALLOW_LOOPBACK=1: a webhook receiver on this machine (loopback, http:// too) may take
+// deliveries, so an integrator can watch one arrive; on by default only in the demo (`npm start`).
+const allowLoopback = env.VAULT_WEBHOOKS_ALLOW_LOOPBACK ?? (demo ? '1' : '0');
+if (allowLoopback !== '0' && allowLoopback !== '1') fail(`VAULT_WEBHOOKS_ALLOW_LOOPBACK must be "0" or "1", got "${allowLoopback}"`);
+
 // VAULT_CLOCK=manual (from now) or manual:<ISO time>: time moves only through the fixture surface.
 const clockSetting = env.VAULT_CLOCK ?? 'real';
 const manualStart = clockSetting.startsWith('manual:') ? Date.parse(clockSetting.slice('manual:'.length)) : Date.now();
@@ -137,6 +142,7 @@ const app = createApp({
     adminToken,
     limitOverrides,
     countRefusedRequests: countRefused === '1',
+    allowLoopbackWebhooks: allowLoopback === '1',
   },
 });
 

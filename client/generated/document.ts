@@ -204,3 +204,18 @@ export const CLIENT_ERROR_MEANINGS: Readonly<Record<components['schemas']['Clien
   feedback_rate_limited: "More than 10 feedback messages in a rolling 24 hours (dashboard).",
   label_unavailable: "Internal reason an approval could not complete (no free label for the site name); never returned to the agent.",
 };
+
+/**
+ * The webhook signature header of the document's webhooks (`x-signature-format`): its name, the
+ * template of its value, the unit of `t` and the encoding of the signature, an HMAC-SHA256 over
+ * `t`, a period and the raw body. `verifyWebhookRequest` reads it by default.
+ */
+export const WEBHOOK_SIGNATURE = {
+  header: "Vault-Signature",
+  value: "t={t},v1={signature}",
+  timestampUnit: "seconds",
+  signatureEncoding: "hex",
+} as const;
+
+/** The envelope of every webhook delivery (the document's `WebhookEvent`). */
+export type WebhookEvent = components['schemas']['WebhookEvent'];

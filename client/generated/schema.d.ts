@@ -736,7 +736,51 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    agentCardEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent card's event, delivered to its webhook endpoint
+         * @description What an agent card's webhook endpoint receives (section 6): a `POST` of one event as
+         *     JSON, signed with the card's signing secret in `Vault-Signature`. Webhooks are
+         *     delivered per agent card, on Plus and Enterprise (`x-plans` `webhookNotifications`);
+         *     the account holder sets the endpoint, reads and rotates the signing secret, sends a
+         *     test delivery and reads the recent deliveries in the dashboard (the reference
+         *     server's fixture surface stands in for it).
+         *
+         *     **The endpoint** is a public `https://` URL. The service refuses private, loopback
+         *     and link-local addresses, including a name that resolves to one when the delivery is
+         *     made; it connects to the address it checked.
+         *
+         *     **Answering.** Answer any 2xx to acknowledge: the body of the answer is ignored
+         *     (the reference reads at most the first 4,096 bytes of it, `responseBodyCap` of
+         *     `x-webhook-delivery`). The delivery fails when no 2xx comes back in time: nothing
+         *     from the endpoint for 10 seconds (`noDataTimeout` of `x-webhook-delivery`), or no
+         *     complete answer within 15 seconds (`totalTimeout`). A redirect (3xx) fails it too and is
+         *     never followed. Verify the signature before acting on the event, and answer quickly:
+         *     do slow work after answering.
+         *
+         *     **Retries.** The reference sends each delivery once and does not retry a failed
+         *     one (`retries` of `x-webhook-delivery` is empty): the account holder sees the failed
+         *     attempt in the delivery list and sends again. The specification leaves retries open,
+         *     so a receiver of another deployment may see an event more than once; `id` is the same
+         *     on every attempt.
+         */
+        post: operations["deliverAgentCardEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1559,6 +1603,34 @@ export interface components {
              */
             ok: true;
         };
+        /**
+         * @description The envelope of every delivery: one event of one agent card, as JSON. The sandbox sends
+         *     one kind, `test`, when the account holder asks for a test delivery; section 6 item 5
+         *     shows no other kinds and no other payload fields, so the reference invents none. A
+         *     receiver ignores a `type` it does not know and members it does not know.
+         */
+        WebhookEvent: {
+            /**
+             * @description The event's id, the same on every attempt to deliver it; use it to ignore a repeat.
+             * @example evt_4f1c2b3a5d6e7f8091a2b3c4d5e6f708
+             */
+            id: string;
+            /**
+             * @description The kind of event. The sandbox sends only `test`.
+             * @example test
+             */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (a test delivery, when it was asked for).
+             */
+            created_at: string;
+            /**
+             * @description The agent card the event is about; its signing secret signs the delivery (section 6 item 3).
+             * @example card_9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a49
+             */
+            agent_card_id: string;
+        };
     };
     responses: {
         /**
@@ -1737,6 +1809,19 @@ export interface components {
          * @example lnk_Qm9vZ2xlLWlzLW5vdC1hLXRva2VuLWF0LWFsbA
          */
         LinkToken: string;
+        /**
+         * @description The delivery's signature: `t=<t>,v1=<signature>`. `t` is the Unix time of the
+         *     delivery in seconds; `signature` is the HMAC-SHA256, in lowercase hex, keyed with the
+         *     UTF-8 bytes of the signing secret of the agent card named in the body's
+         *     `agent_card_id`, over `t`, a period and the raw body (section 6 item 3). Verify it over
+         *     the raw request bytes, never a re-serialised body, compare in constant time, and refuse
+         *     a `t` far from your own clock (the client's `verifyWebhookRequest` allows 300 seconds
+         *     either way). The header's name, this format, the algorithm and the unit of `t` are the
+         *     reference server's choices (section 6 item 6 does not show them), machine-readable in
+         *     `x-signature-format`; the client reads them from there.
+         * @example t=1764201600,v1=0c5f6bbb5b0ad2b7a2f1b1a3d9e5a0f7c1c8d2e4b6a8f0e2d4c6b8a0f2e4d6c8
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -2654,6 +2739,52 @@ export interface operations {
             };
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeadersTooLarge"];
+        };
+    };
+    deliverAgentCardEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery's signature: `t=<t>,v1=<signature>`. `t` is the Unix time of the
+                 *     delivery in seconds; `signature` is the HMAC-SHA256, in lowercase hex, keyed with the
+                 *     UTF-8 bytes of the signing secret of the agent card named in the body's
+                 *     `agent_card_id`, over `t`, a period and the raw body (section 6 item 3). Verify it over
+                 *     the raw request bytes, never a re-serialised body, compare in constant time, and refuse
+                 *     a `t` far from your own clock (the client's `verifyWebhookRequest` allows 300 seconds
+                 *     either way). The header's name, this format, the algorithm and the unit of `t` are the
+                 *     reference server's choices (section 6 item 6 does not show them), machine-readable in
+                 *     `x-signature-format`; the client reads them from there.
+                 * @example t=1764201600,v1=0c5f6bbb5b0ad2b7a2f1b1a3d9e5a0f7c1c8d2e4b6a8f0e2d4c6b8a0f2e4d6c8
+                 */
+                "Vault-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description The delivery is acknowledged. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Any other answer fails the delivery: a redirect (never followed), any other
+             *     status, or no answer in time.
+             */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

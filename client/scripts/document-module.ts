@@ -222,5 +222,39 @@ export const CLIENT_ERROR_MEANINGS: Readonly<${meaningsType}<components['schemas
     if (meaning !== undefined) out.push(`  ${code}: ${q(meaning)},`);
   }
   out.push('};\n');
+  out.push(webhookSignatureModule(doc, deref, q));
   return { text: out.join('\n'), withoutMeaning };
+}
+
+/**
+ * The webhook signature header (section 6 items 3 and 6), from the parameter of the document's webhook
+ * that carries `x-signature-format`: its name and format, which `verifyWebhookRequest` uses by default.
+ */
+function webhookSignatureModule(doc: Json, deref: (node: Json) => Json, q: (s: string) => string): string {
+  const headers = Object.values<Json>(doc.webhooks ?? {})
+    .flatMap((item) => METHODS.map((m) => deref(item)[m]).filter(Boolean))
+    .flatMap((op: Json) => (op.parameters ?? []).map(deref))
+    .filter((p: Json) => p.in === 'header' && p['x-signature-format']);
+  const names = [...new Set(headers.map((p: Json) => p.name as string))];
+  if (names.length !== 1) throw new Error(`the document's webhooks give ${names.length} signature headers; the client knows how to read one`);
+  const header = headers[0]!;
+  const format = header['x-signature-format'];
+  if (format.algorithm !== 'HMAC-SHA256' || format.signedPayload !== '{t}.{body}') throw new Error(`the client verifies HMAC-SHA256 over {t}.{body}, not ${format.algorithm} over ${format.signedPayload}`);
+  if (!['seconds', 'milliseconds'].includes(format.timestampUnit) || !['hex', 'base64'].includes(format.signatureEncoding)) throw new Error('x-signature-format: unknown timestampUnit or signatureEncoding');
+  if (!/^[^{}]*\{t\}[^{}]*\{signature\}[^{}]*$/.test(format.value)) throw new Error(`x-signature-format value ${format.value} does not carry {t} then {signature}`);
+  return `/**
+ * The webhook signature header of the document's webhooks (\`x-signature-format\`): its name, the
+ * template of its value, the unit of \`t\` and the encoding of the signature, an HMAC-SHA256 over
+ * \`t\`, a period and the raw body. \`verifyWebhookRequest\` reads it by default.
+ */
+export const WEBHOOK_SIGNATURE = {
+  header: ${q(header.name)},
+  value: ${q(format.value)},
+  timestampUnit: ${q(format.timestampUnit)},
+  signatureEncoding: ${q(format.signatureEncoding)},
+} as const;
+
+/** The envelope of every webhook delivery (the document's \`WebhookEvent\`). */
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+`;
 }

@@ -16,16 +16,21 @@ import {
   type paths,
   type SignupOutcome,
   type VaultClient,
+  type webhooks,
 } from '../index.js';
 
 type Schemas = components['schemas'];
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assertType<T extends true>(): T | void {}
+// The operations a client calls: the document's paths; a webhook's operation is one the service sends.
+type WebhookOperationId = { [K in keyof operations]: operations[K] extends webhooks[keyof webhooks]['post'] ? K : never }[keyof operations];
+type CalledOperationId = Exclude<keyof operations, WebhookOperationId>;
+assertType<Equal<WebhookOperationId, 'deliverAgentCardEvent'>>();
 type Result<M extends keyof VaultClient> = VaultClient[M] extends (...args: never[]) => Promise<infer R> ? R : never;
 
 // The runtime table and the generated types describe the same operations, at the same paths and methods.
 type Table = typeof OPERATIONS;
-assertType<Equal<keyof Table, keyof operations>>();
+assertType<Equal<keyof Table, CalledOperationId>>();
 type SamePathAndMethod = { [Op in keyof Table]: Equal<paths[Table[Op]['path']][Table[Op]['method']], operations[Op]> }[keyof Table];
 assertType<Equal<SamePathAndMethod, true>>();
 // ...and the same error codes: the codes checked at run time are the codes callers branch on.
@@ -112,7 +117,7 @@ assertType<Equal<VaultApiError['status'], number>>();
 export function afterInstanceof(error: unknown): string {
   if (!(error instanceof VaultApiError)) return 'not an answer';
   assertType<Equal<typeof error.code, ErrorCode | null>>();
-  assertType<Equal<typeof error.operationId, keyof operations>>();
+  assertType<Equal<typeof error.operationId, CalledOperationId>>();
   switch (error.code) {
     case 'too_many_pending':
       return 'wait for the account holder';
@@ -201,7 +206,7 @@ createVaultClient({ apiKey: 'vk_1', apiUrl: 'http://127.0.0.1:8080', requestTime
 createVaultClient({
   retry: { maxRetryAfterMs: 10_000, retryAfterJitterMs: 500 },
   onRetry: ({ operationId, attempt, waitMs, reason }) => {
-    assertType<Equal<typeof operationId, keyof operations>>();
+    assertType<Equal<typeof operationId, CalledOperationId>>();
     console.log(operationId, attempt, waitMs, reason.status, reason.code, reason.requestId);
   },
 });

@@ -2,7 +2,7 @@
 // under test, then verified good, tampered and stale.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhookRequest, verifyWebhookSignature, type SignatureHeaderFormat } from '../index.js';
+import { DEFAULT_SIGNATURE_HEADER, signatureHeaderFormat, verifyWebhookRequest, verifyWebhookSignature, WEBHOOK_SIGNATURE, type SignatureHeaderFormat } from '../index.js';
 
 const secret = 'whsec_agent_card_7f3a';
 const rawBody = '{"agent_card_id":"ac_123","type":"card.limit_reached","amount":"80.00"}';
@@ -93,5 +93,30 @@ describe('verifyWebhookRequest', () => {
       valid: false,
       reason: 'mismatch',
     });
+  });
+});
+
+describe("verifyWebhookRequest with the document's header", () => {
+  const value = `t=${t},v1=${sign(t, rawBody)}`;
+
+  it('when no header is named, then it reads Vault-Signature: t=<seconds>,v1=<hex>, the format the document gives', async () => {
+    expect(WEBHOOK_SIGNATURE).toEqual({ header: 'Vault-Signature', value: 't={t},v1={signature}', timestampUnit: 'seconds', signatureEncoding: 'hex' });
+    expect(await verifyWebhookRequest({ headers: { 'vault-signature': value }, rawBody, secret, now })).toEqual({ valid: true, timestamp: now });
+    expect(await verifyWebhookRequest({ headers: new Headers({ 'Vault-Signature': value }), rawBody, secret, now })).toMatchObject({ valid: true });
+  });
+
+  it('when the default header is absent, or its value does not follow the format, then it is missing or malformed', async () => {
+    expect(await verifyWebhookRequest({ headers: { 'x-vault-signature': value }, rawBody, secret, now })).toEqual({ valid: false, reason: 'missing_header' });
+    for (const wrong of [`v1=${sign(t, rawBody)},t=${t}`, `t=${t}`, `t=soon,v1=${sign(t, rawBody)}`, `t=${t},v1=${sign(t, rawBody)},extra`]) {
+      expect(await verifyWebhookRequest({ headers: { 'vault-signature': wrong }, rawBody, secret, now }), wrong).toEqual({ valid: false, reason: 'malformed' });
+    }
+  });
+
+  it('when a deployment chose another header, then a format made from its template overrides the default', async () => {
+    const other = signatureHeaderFormat('X-Other-Signature', 'sig={signature}; ts={t}');
+    const header = `sig=${sign(t, rawBody)}; ts=${t}`;
+    expect(await verifyWebhookRequest({ headers: { 'x-other-signature': header }, rawBody, secret, header: other, now })).toMatchObject({ valid: true });
+    expect(await verifyWebhookRequest({ headers: { 'vault-signature': value }, rawBody, secret, header: other, now })).toEqual({ valid: false, reason: 'missing_header' });
+    expect(DEFAULT_SIGNATURE_HEADER.parse(value)).toEqual({ timestamp: t, signature: sign(t, rawBody) });
   });
 });

@@ -24,10 +24,11 @@ import { loginUsernameCases } from './logins-username.js';
 import { loginPasswordCases } from './logins-password.js';
 import { loginWriteCases } from './login-writes.js';
 import { signupBudgetCases } from './signup-budget.js';
+import { webhookCases } from './webhooks.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc), ...authSchemeCases(), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...recipePrecedenceCases(), ...storedMemberCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupCharacterCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases(), ...signupBudgetCases()];
+  return [...authCases(doc), ...authSchemeCases(), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...recipePrecedenceCases(), ...storedMemberCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupCharacterCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases(), ...signupBudgetCases(), ...webhookCases()];
 }
 
 /** The catalogue as the runner takes it. */

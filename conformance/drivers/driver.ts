@@ -74,6 +74,17 @@ export interface LinkState {
   approvalFailure?: 'login_limit' | 'label_unavailable' | 'scope_full' | 'daily_limit' | string;
 }
 
+/** An agent card whose webhook endpoint the driver set (section 6), or why the deployment refused it. */
+export type WebhookRegistration = { cardId: string; signingSecret: string } | { refused: string };
+
+/** One delivery as the account holder's delivery list shows it (section 6 item 4). */
+export interface WebhookDeliveryState {
+  /** Some attempt of it was acknowledged with a 2xx in time. */
+  delivered: boolean;
+  /** Every attempt so far: the status the endpoint answered (`null` when none came), and whether the attempt failed. */
+  attempts: { statusCode: number | null; failed: boolean }[];
+}
+
 export interface ClockState {
   now: number;
   manual: boolean;
@@ -122,6 +133,18 @@ export interface AccountHolderDriver {
 
   /** A registry maintainer's decision on a contributed recipe: merge it, verify it (publishing its note as evidence), or reject it. */
   decideRecipeSubmission?(submissionId: string, decision: 'merge' | 'verify' | 'reject'): Promise<void>;
+
+  /**
+   * Webhooks (section 6): saves a new agent card on the account with `url` as its webhook endpoint
+   * and returns its id and signing secret, or `{ refused }` with the deployment's reason when it
+   * would not register the endpoint (a plan without webhooks, an address it does not deliver to).
+   * `url` is the runner's own receiver, on the runner's machine.
+   */
+  registerWebhook?(accountId: string, url: string): Promise<WebhookRegistration>;
+  /** Sends a test delivery to the card's endpoint, as the account holder can. */
+  sendTestWebhook?(accountId: string, cardId: string): Promise<void>;
+  /** The card's recent deliveries, newest first. */
+  webhookDeliveries?(accountId: string, cardId: string): Promise<WebhookDeliveryState[]>;
 
   /** The deployment's clock. `manual: true` means it moves only through `advanceClock`. */
   clock?(): Promise<ClockState>;

@@ -1,4 +1,4 @@
-import type { AccountHolderDriver, ClockState, DriverFactory, IssuedKey, LinkState } from './driver.js';
+import type { AccountHolderDriver, ClockState, DriverFactory, IssuedKey, LinkState, WebhookDeliveryState } from './driver.js';
 import { Connection, DIRECT, type HttpResponse } from '../runner/http.js';
 
 const TIMEOUT_MS = 30_000;
@@ -55,7 +55,7 @@ function fixturesDriver(baseUrl: string, options: Record<string, string>, connec
       if (res.status === 404 && /No fixture at|No endpoint at/.test(reason)) {
         throw new Error(`the fixture surface is not enabled at ${base} (start the reference server with an admin token)`);
       }
-      throw new Error(`fixture ${method} ${path} answered ${res.status} ${reason}`);
+      throw Object.assign(new Error(`fixture ${method} ${path} answered ${res.status} ${reason}`), { status: res.status, reason });
     }
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
@@ -131,6 +131,31 @@ function fixturesDriver(baseUrl: string, options: Record<string, string>, connec
     },
     async decideRecipeSubmission(submissionId, decision) {
       await call('POST', `/recipe-submissions/${encodeURIComponent(submissionId)}/decision`, { decision });
+    },
+    async registerWebhook(accountId, url) {
+      const { cardId } = await call<{ cardId: string }>('POST', `${acct(accountId)}/cards`, { number: '5555555555554444', anySite: true, agent: true });
+      const hook = `${acct(accountId)}/cards/${encodeURIComponent(cardId)}/webhook`;
+      try {
+        await call('PUT', hook, { url });
+      } catch (e) {
+        // A refusal of the endpoint itself (the plan, the address), as the dashboard would show it.
+        const { status, reason } = e as { status?: number; reason?: string };
+        if (status === 400 || status === 403) return { refused: reason ?? String(status) };
+        throw e;
+      }
+      return { cardId, signingSecret: (await call<{ signingSecret: string }>('GET', hook)).signingSecret };
+    },
+    async sendTestWebhook(accountId, cardId) {
+      await call('POST', `${acct(accountId)}/cards/${encodeURIComponent(cardId)}/webhook/test`);
+    },
+    async webhookDeliveries(accountId, cardId) {
+      const { deliveries } = await call<{ deliveries: { status: string; attempts: { statusCode: number | null; outcome: string }[] }[] }>(
+        'GET',
+        `${acct(accountId)}/cards/${encodeURIComponent(cardId)}/webhook/deliveries`,
+      );
+      return deliveries.map(
+        (d): WebhookDeliveryState => ({ delivered: d.status === 'delivered', attempts: d.attempts.map((a) => ({ statusCode: a.statusCode, failed: a.outcome !== 'delivered' })) }),
+      );
     },
     async clock() {
       return call<ClockState>('GET', '/clock');

@@ -1,4 +1,4 @@
-import type { AccountHolderDriver, AddressInput, DriverMethod, IdentityField, IssuedKey, LinkState, PlanName, PurchaseHold } from '../drivers/driver.js';
+import type { AccountHolderDriver, AddressInput, DriverMethod, IdentityField, IssuedKey, LinkState, PlanName, PurchaseHold, WebhookDeliveryState, WebhookRegistration } from '../drivers/driver.js';
 import type { Canaries } from './canaries.js';
 import type { Secrets } from './secrets.js';
 import { cardNumber, password as newPassword, totpSecret, word, type Random } from './data.js';
@@ -171,6 +171,21 @@ export class Account {
     const { token } = await this.calls.run('handOffChallenge', this.id);
     this.secrets.add(token, 'link token');
     return token;
+  }
+
+  /** An agent card with `url` as its webhook endpoint; its signing secret is masked in reports. */
+  async registerWebhook(url: string): Promise<WebhookRegistration> {
+    const registration = await this.calls.run('registerWebhook', this.id, url);
+    if ('signingSecret' in registration) this.secrets.add(registration.signingSecret, 'webhook signing secret');
+    return registration;
+  }
+
+  sendTestWebhook(cardId: string): Promise<void> {
+    return this.calls.run('sendTestWebhook', this.id, cardId);
+  }
+
+  webhookDeliveries(cardId: string): Promise<WebhookDeliveryState[]> {
+    return this.calls.run('webhookDeliveries', this.id, cardId);
   }
 
   delete(): Promise<void> {

@@ -44,7 +44,7 @@ export function lintCatalogue(cases: Case[], doc: ApiDocument): string[] {
     if (seen.has(c.id)) problems.push(`${at}: the id is used twice`);
     seen.add(c.id);
     if (!ID.test(c.id)) problems.push(`${at}: the id is not <operationId>/<kebab-slug>`);
-    if (!doc.operations.has(operationOf(c))) problems.push(`${at}: the document has no operation ${operationOf(c)}`);
+    if (!doc.operations.has(operationOf(c)) && !doc.webhookOperations.has(operationOf(c))) problems.push(`${at}: the document has no operation ${operationOf(c)}`);
     if (c.title.length === 0 || c.title.length >= 70) problems.push(`${at}: the title must have 1 to 69 characters`);
     if (/\bshould\b/i.test(c.title)) problems.push(`${at}: the title says "should"; say what the deployment does`);
     // A case proves a sentence of the specification, unless its basis says it proves HTTP or a reference choice.

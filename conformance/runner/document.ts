@@ -76,6 +76,8 @@ export function defaultDocumentPath(): string {
 
 export class ApiDocument {
   readonly operations = new Map<string, OperationInfo>();
+  /** The operations of the root `webhooks`, by operationId: what the service sends, never calls the runner makes. */
+  readonly webhookOperations = new Map<string, Node>();
   readonly limits = new Map<string, LimitDef>();
   readonly plans: Record<PlanName, Record<string, number | boolean | null>>;
   readonly version: string;
@@ -102,6 +104,17 @@ export class ApiDocument {
           ownOrigin: Array.isArray(pathItem.servers) && pathItem.servers.length > 0,
           raw: op,
         });
+      }
+    }
+    this.readWebhooks(doc);
+  }
+
+  /** Filled here, after the paths, so that nothing that walks `operations` ever calls a webhook. */
+  private readWebhooks(doc: Node): void {
+    for (const item of Object.values<Node>(doc.webhooks ?? {})) {
+      for (const method of METHODS) {
+        const op = this.resolve(item)?.[method];
+        if (op?.operationId) this.webhookOperations.set(op.operationId, op);
       }
     }
   }

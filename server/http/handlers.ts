@@ -7,6 +7,7 @@ import type { Contract } from '../contract.js';
 import type { ServerConfig } from '../config.js';
 import type { RecipeRegistry } from '../domain/recipes.js';
 import type { Pages } from './pages/negotiation.js';
+import type { WebhookSender } from '../webhooks/sender.js';
 
 /** What every handler may use; handlers take validated input and call the domain. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   recipes: RecipeRegistry;
   /** Which answers go to a browser as a page (the account-holder links). */
   pages: Pages;
+  /** Sends webhook deliveries (section 6) and records their attempts. */
+  webhooks: WebhookSender;
 }
 
 export type Handler = (req: Request, res: Response, services: Services) => void | Promise<void>;

@@ -1,0 +1,202 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { defineCase, type Case } from '../runner/case.js';
+import type { CaseContext } from '../runner/context.js';
+import type { Account } from '../runner/account.js';
+import type { WebhookDeliveryState } from '../drivers/driver.js';
+import type { ApiDocument } from '../runner/document.js';
+import { reference, spec } from '../runner/basis.js';
+import { NotRun } from '../runner/outcome.js';
+import { REDIRECT_TARGET, startReceiver, type ReceivedDelivery, type ReceiverAnswer, type WebhookReceiver } from '../runner/webhook-receiver.js';
+
+/**
+ * Section 6: webhook deliveries, as a black box sees them. The runner starts a receiver of its own
+ * (runner/webhook-receiver.ts) and registers it through the driver's optional `registerWebhook`; a
+ * deployment whose driver cannot, or that will not deliver to the runner's machine, gets `not run`.
+ */
+
+const WEBHOOK_METHODS = ['registerWebhook', 'sendTestWebhook', 'webhookDeliveries'] as const;
+const DOCUMENT_HEADER = reference('Section 6 item 6 does not show the signature header or its format; the reference sends `Vault-Signature: t=<seconds>,v1=<hex HMAC-SHA256>`, as its document says.');
+const NOT_FOLLOWED = reference('Section 6 item 2 says a redirect fails the delivery; it does not say whether the redirect is followed. The reference never follows one.');
+/** Seconds past the specification's 15 s bound that the runner gives a deployment to report an attempt. */
+const GRACE_SECONDS = 10;
+
+/** Section 6 item 2's bound on one attempt, as the document gives it (15 s). */
+function totalTimeoutSeconds(doc: ApiDocument): number {
+  const op = doc.resolve(doc.doc.webhooks?.agentCardEvent)?.post;
+  return Number(op?.['x-webhook-delivery']?.totalTimeout ?? 15);
+}
+
+/** The signature header the document names, and its format (the reference's choice). */
+function documentHeader(doc: ApiDocument): { name: string; pattern: RegExp } | undefined {
+  const op = doc.resolve(doc.doc.webhooks?.agentCardEvent)?.post;
+  const header = (op?.parameters ?? []).map((p: unknown) => doc.resolve(p)).find((p: { [k: string]: unknown }) => p?.['x-signature-format']);
+  const template = header?.['x-signature-format']?.value as string | undefined;
+  if (!header || !template) return undefined;
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return { name: String(header.name).toLowerCase(), pattern: new RegExp(`^${escaped.replace('{t}', '(?<t>\\d+)').replace('{signature}', '(?<signature>[0-9a-f]+)')}$`) };
+}
+
+const hmac = (algorithm: string, secret: string, t: string, body: Buffer) => createHmac(algorithm, secret).update(`${t}.`).update(body).digest();
+
+function same(candidate: Buffer, expected: Buffer): boolean {
+  return candidate.length === expected.length && timingSafeEqual(candidate, expected);
+}
+
+/**
+ * Section 6 item 3, whatever header carries it: some header gives a timestamp `t` and a keyed HMAC
+ * (SHA-256, SHA-512 or SHA-1; hex or base64) of `t`, a period and the raw body under the card's
+ * secret. "Signed with the signing secret" is read as a keyed HMAC, the common meaning.
+ */
+function signedOverTAndBody(delivery: ReceivedDelivery, secret: string): boolean {
+  const values = Object.values(delivery.headers).flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+  for (const value of values) {
+    const stamps = value.match(/\d{9,13}/g) ?? [];
+    // Each part of the value, and its value when it is `name=value` (`v1=<hex>`).
+    const parts = value.split(/[,;\s]+/).flatMap((part) => [part, part.slice(part.indexOf('=') + 1)]);
+    const tokens = parts.filter((part) => /^[A-Za-z0-9+/_-]{27,}={0,2}$/.test(part)).flatMap((token) => {
+      const decoded: Buffer[] = [];
+      if (/^[0-9a-fA-F]+$/.test(token) && token.length % 2 === 0) decoded.push(Buffer.from(token, 'hex'));
+      decoded.push(Buffer.from(token.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+      return decoded;
+    });
+    for (const t of stamps) {
+      for (const algorithm of ['sha256', 'sha512', 'sha1']) {
+        const expected = hmac(algorithm, secret, t, delivery.body);
+        if (tokens.some((token) => same(token, expected))) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** An agent card on `account` with the receiver as its endpoint, or `not run` when the deployment refuses it. */
+async function register(ctx: CaseContext, account: Account, receiver: WebhookReceiver) {
+  const registration = await account.registerWebhook(receiver.url);
+  if ('refused' in registration) throw new NotRun(`the deployment would not register the runner's receiver ${receiver.url} on ${account.plan}: ${registration.refused}`);
+  ctx.step(`registered the runner's receiver ${receiver.url} for agent card ${registration.cardId} on ${account.plan}`);
+  return registration;
+}
+
+/** Polls the card's delivery list until `found` picks something, or the bound passes. */
+async function untilListed<T>(account: Account, cardId: string, found: (deliveries: WebhookDeliveryState[]) => T | undefined, seconds: number): Promise<T | undefined> {
+  const end = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = found(await account.webhookDeliveries(cardId));
+    if (value !== undefined || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function withReceiver(answer: ReceiverAnswer, body: (receiver: WebhookReceiver) => Promise<void>): Promise<void> {
+  const receiver = await startReceiver(answer);
+  try {
+    await body(receiver);
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** A test delivery to a receiver that answers as asked, and the attempt the list shows for it. */
+async function failedAttempt(ctx: CaseContext, answer: ReceiverAnswer, failed: (a: WebhookDeliveryState['attempts'][number]) => boolean) {
+  const bound = totalTimeoutSeconds(ctx.doc) + GRACE_SECONDS;
+  let outcome: { receiver: WebhookReceiver; delivery?: WebhookDeliveryState; attempt?: WebhookDeliveryState['attempts'][number] } | undefined;
+  await withReceiver(answer, async (receiver) => {
+    const account = await ctx.account({ plan: 'Plus' });
+    const { cardId } = await register(ctx, account, receiver);
+    await account.sendTestWebhook(cardId);
+    ctx.step(`asked for a test delivery; the receiver ${answer === 'redirect' ? 'answers 307' : 'never answers'}`);
+    const arrived = await receiver.next(bound * 1000);
+    ctx.check(arrived, `a test delivery at the runner's receiver within ${bound} s`, 'none arrived', { sections: ['6'] });
+    const listed = await untilListed(account, cardId, (ds) => ds.find((d) => d.attempts.some(failed)), bound);
+    outcome = { receiver, delivery: listed, attempt: listed?.attempts.find(failed) };
+  });
+  return outcome!;
+}
+
+export function webhookCases(): Case[] {
+  return [
+    defineCase({
+      id: 'deliverAgentCardEvent/test-delivery-arrives-signed',
+      title: 'A test delivery arrives signed with the card secret over t.body',
+      sections: ['6'],
+      needs: { driver: [...WEBHOOK_METHODS] },
+      costs: {},
+      async run(ctx) {
+        const bound = totalTimeoutSeconds(ctx.doc) + GRACE_SECONDS;
+        await withReceiver('acknowledge', async (receiver) => {
+          const account = await ctx.account({ plan: 'Plus' });
+          const { cardId, signingSecret } = await register(ctx, account, receiver);
+          await account.sendTestWebhook(cardId);
+          ctx.step('asked for a test delivery');
+          const delivery = await receiver.next(bound * 1000);
+          if (!delivery) return ctx.fail(`a test delivery at the runner's receiver within ${bound} s`, 'none arrived', { sections: ['6'] });
+          let payload: { agent_card_id?: unknown } | undefined;
+          try {
+            payload = JSON.parse(delivery.body.toString('utf8')) as { agent_card_id?: unknown };
+          } catch {
+            payload = undefined;
+          }
+          ctx.expectEqual(payload?.agent_card_id, cardId, "the payload's agent_card_id (the card whose secret signs it):", { sections: ['6'] });
+          ctx.check(signedOverTAndBody(delivery, signingSecret), "a header with t and an HMAC of t, a period and the raw body under the card's secret", `headers ${Object.keys(delivery.headers).join(', ')}`, {
+            sections: ['6'],
+            basis: spec('6'),
+          });
+          const header = documentHeader(ctx.doc);
+          const value = header && delivery.headers[header.name];
+          const match = header && typeof value === 'string' ? header.pattern.exec(value) : null;
+          const verifies = match?.groups !== undefined && same(Buffer.from(match.groups.signature!, 'hex'), hmac('sha256', signingSecret, match.groups.t!, delivery.body));
+          ctx.check(verifies, `${header?.name ?? 'the signature header'} in the document's format, verifying with HMAC-SHA256`, value === undefined ? 'no such header' : 'a value that does not verify', { sections: ['6'], basis: DOCUMENT_HEADER });
+          const listed = await untilListed(account, cardId, (ds) => ds.find((d) => d.delivered) ?? undefined, bound);
+          ctx.check(
+            listed?.attempts.some((a) => a.statusCode === 200 && !a.failed),
+            'the delivery listed as delivered, with the 200 the receiver answered',
+            JSON.stringify(listed ?? 'no delivered delivery listed'),
+            { sections: ['6'] },
+          );
+        });
+      },
+    }),
+    defineCase({
+      id: 'deliverAgentCardEvent/free-plan-cannot-register',
+      title: 'Free refuses a webhook endpoint that Plus accepts',
+      sections: ['6', '8.1'],
+      needs: { driver: ['registerWebhook'] },
+      costs: {},
+      async run(ctx) {
+        await withReceiver('acknowledge', async (receiver) => {
+          // The same endpoint must be one the deployment accepts, or a refusal on Free proves nothing about the plan.
+          await register(ctx, await ctx.account({ plan: 'Plus' }), receiver);
+          const free = await ctx.account({ plan: 'Free' });
+          const registration = await free.registerWebhook(receiver.url);
+          ctx.check('refused' in registration, 'the endpoint refused on Free (section 6 item 1: not on Free)', 'it was registered', { sections: ['6', '8.1'] });
+          if ('refused' in registration) ctx.step(`on Free the deployment refused it: ${registration.refused}`);
+        });
+      },
+    }),
+    defineCase({
+      id: 'deliverAgentCardEvent/redirect-counts-as-failed',
+      title: 'A redirect fails the delivery in the delivery list',
+      sections: ['6'],
+      needs: { driver: [...WEBHOOK_METHODS] },
+      costs: {},
+      async run(ctx) {
+        const { receiver, delivery, attempt } = await failedAttempt(ctx, 'redirect', (a) => a.statusCode === 307);
+        ctx.check(attempt?.failed, 'an attempt listed with status 307 and failed', JSON.stringify(delivery ?? 'no attempt with status 307 listed'), { sections: ['6'] });
+        ctx.check(delivery && !delivery.delivered, 'the delivery not delivered', JSON.stringify(delivery), { sections: ['6'] });
+        ctx.check(!receiver.received.some((d) => d.path === REDIRECT_TARGET), 'the redirect not followed', `a request to ${REDIRECT_TARGET}`, { sections: ['6'], basis: NOT_FOLLOWED });
+      },
+    }),
+    defineCase({
+      id: 'deliverAgentCardEvent/slow-receiver-counts-as-failed',
+      title: 'A receiver that never answers fails the delivery in the list',
+      sections: ['6'],
+      needs: { driver: [...WEBHOOK_METHODS] },
+      costs: { waits: 'up to 15 s for the deployment to give up on a receiver that never answers' },
+      async run(ctx) {
+        const { delivery, attempt } = await failedAttempt(ctx, 'silent', (a) => a.failed);
+        ctx.check(attempt && attempt.statusCode === null, 'an attempt listed as failed, with no status code (no answer came)', JSON.stringify(delivery ?? 'no failed attempt listed'), { sections: ['6'] });
+        ctx.check(delivery && !delivery.delivered, 'the delivery not delivered', JSON.stringify(delivery), { sections: ['6'] });
+      },
+    }),
+  ];
+}

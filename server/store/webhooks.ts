@@ -1,0 +1,86 @@
+import { stmt, type Db } from './db.js';
+import type { Sealer } from './secrets.js';
+
+export interface CardWebhookRow {
+  card_id: string;
+  url: string | null;
+  secret: Buffer;
+  updated_at: number;
+}
+
+export type AttemptOutcome = 'delivered' | 'timed_out' | 'redirected' | 'refused' | 'connection_failed';
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  outcome: AttemptOutcome;
+  detail: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  card_id: string;
+  event_id: string;
+  event_type: string;
+  url: string;
+  created_at: number;
+}
+
+export function getCardWebhook(db: Db, cardId: string): CardWebhookRow | undefined {
+  return stmt(db, 'SELECT card_id, url, secret, updated_at FROM card_webhooks WHERE card_id = ?').get(cardId) as CardWebhookRow | undefined;
+}
+
+/** The card's webhook row, made with a new sealed secret the first time it is asked for. */
+export function ensureCardWebhook(db: Db, sealer: Sealer, cardId: string, newSecret: () => string, now: number): CardWebhookRow {
+  stmt(db, 'INSERT OR IGNORE INTO card_webhooks (card_id, url, secret, updated_at) VALUES (?, NULL, ?, ?)').run(cardId, sealer.seal(newSecret()), now);
+  return getCardWebhook(db, cardId)!;
+}
+
+export function setWebhookUrl(db: Db, cardId: string, url: string | null, now: number): void {
+  stmt(db, 'UPDATE card_webhooks SET url = ?, updated_at = ? WHERE card_id = ?').run(url, now, cardId);
+}
+
+export function setWebhookSecret(db: Db, sealer: Sealer, cardId: string, secret: string, now: number): void {
+  stmt(db, 'UPDATE card_webhooks SET secret = ?, updated_at = ? WHERE card_id = ?').run(sealer.seal(secret), now, cardId);
+}
+
+export function insertDelivery(db: Db, row: DeliveryRow): void {
+  stmt(db, 'INSERT INTO webhook_deliveries (id, card_id, event_id, event_type, url, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    row.id,
+    row.card_id,
+    row.event_id,
+    row.event_type,
+    row.url,
+    row.created_at,
+  );
+}
+
+export function insertAttempt(db: Db, row: AttemptRow): void {
+  stmt(
+    db,
+    'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(row.delivery_id, row.attempt, row.started_at, row.duration_ms, row.status_code, row.outcome, row.detail);
+}
+
+/** The card's newest deliveries, newest first, each with its attempts in order. */
+export function recentDeliveries(db: Db, cardId: string, limit: number): (DeliveryRow & { attempts: AttemptRow[] })[] {
+  const deliveries = stmt(
+    db,
+    'SELECT id, card_id, event_id, event_type, url, created_at FROM webhook_deliveries WHERE card_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+  ).all(cardId, limit) as DeliveryRow[];
+  const attemptsOf = stmt(
+    db,
+    'SELECT delivery_id, attempt, started_at, duration_ms, status_code, outcome, detail FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
+  );
+  return deliveries.map((d) => ({ ...d, attempts: attemptsOf.all(d.id) as AttemptRow[] }));
+}
+
+/** An agent card of the account: webhooks are per agent card (section 6 item 1). */
+export function getAgentCard(db: Db, accountId: string, cardId: string): { id: string; account_id: string } | undefined {
+  return stmt(db, 'SELECT id, account_id FROM cards WHERE id = ? AND account_id = ? AND agent = 1').get(cardId, accountId) as
+    | { id: string; account_id: string }
+    | undefined;
+}

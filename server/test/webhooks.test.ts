@@ -1,0 +1,466 @@
+// Webhooks (section 6) through the fixture surface: endpoints, signing secrets, test deliveries and
+// the delivery list. Every delivery here goes to a receiver on 127.0.0.1; private and public
+// addresses appear only as data, handed out by a recording resolver to a recording connector that
+// never opens a socket.
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer as createHttp, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createNet, Socket, type AddressInfo } from 'node:net';
+import { createServer as createHttps } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb } from '../store/db.js';
+import { ManualClock } from '../domain/clock.js';
+import { createApp } from '../app.js';
+import { createHttpServer, httpSettings } from '../http/server.js';
+import type { WebhookTransport } from '../webhooks/sender.js';
+import type { DialTarget } from '../webhooks/deliver.js';
+import { addressKind } from '../webhooks/addresses.js';
+import { contract } from './support.js';
+import { makeTestCertificates } from '../../conformance/test/support/certs.js';
+
+const ADMIN = 'adm_webhook_tests';
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (stops.length > 0) await stops.pop()!();
+});
+
+async function sandbox(options: { allowLoopback?: boolean; transport?: Partial<WebhookTransport> } = {}) {
+  const db = openDb(':memory:');
+  const logs: Record<string, unknown>[] = [];
+  const app = createApp({
+    db,
+    clock: new ManualClock(Date.UTC(2026, 10, 27, 10)),
+    masterKey: randomBytes(32),
+    contract: contract(),
+    config: { adminToken: ADMIN, allowLoopbackWebhooks: options.allowLoopback ?? true },
+    webhookTransport: options.transport,
+    log: (l) => logs.push(l),
+  });
+  const server = createHttpServer(httpSettings(contract()), { log: (l) => logs.push(l) });
+  server.serve(app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/_fixtures`;
+  stops.push(async () => {
+    await app.webhooks.idle();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    db.close();
+  });
+  const call = async (method: string, path: string, json?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const agentCard = async (plan: 'Free' | 'Plus' | 'Enterprise' = 'Plus') => {
+    const account = (await call('POST', '/accounts', { plan })).body.accountId as string;
+    const card = (await call('POST', `/accounts/${account}/cards`, { number: '5555555555554444', anySite: true, agent: true })).body.cardId as string;
+    const hook = `/accounts/${account}/cards/${card}/webhook`;
+    return { account, card, hook };
+  };
+  /** The card's deliveries once every attempt started so far is over. */
+  const deliveries = async (hook: string) => {
+    await app.webhooks.idle();
+    return (await call('GET', `${hook}/deliveries`)).body.deliveries;
+  };
+  return { db, logs, call, agentCard, deliveries, webhooks: app.webhooks };
+}
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  path: string;
+}
+
+/** A receiver on 127.0.0.1 that records every request and answers as told. */
+async function receiver(answer: (res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => void = (res) => res.end('ok')) {
+  const received: Received[] = [];
+  const server: Server = createHttp((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks), path: req.url ?? '' });
+      answer(res, req);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  stops.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+/** A resolver and a connector that record what would be looked up and dialled, and dial nothing. */
+function recorder(answers: Record<string, string[]>) {
+  const lookedUp: string[] = [];
+  const dialled: DialTarget[] = [];
+  const transport: Partial<WebhookTransport> = {
+    resolve: async (host) => {
+      lookedUp.push(host);
+      const addresses = answers[host];
+      if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    },
+    connect: (target) => {
+      dialled.push(target);
+      const socket = new Socket();
+      process.nextTick(() => socket.destroy(Object.assign(new Error('not dialled in tests'), { code: 'ETESTNODIAL' })));
+      return socket;
+    },
+  };
+  return { lookedUp, dialled, transport };
+}
+
+const signed = (secret: string, t: string, body: Buffer) => createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+
+describe('sendTestWebhook', () => {
+  it('when a test is sent to a receiver on this machine, then it arrives signed with the card secret over t, a period and the raw body', async () => {
+    const s = await sandbox();
+    const r = await receiver();
+    const { card, hook } = await s.agentCard();
+    expect((await s.call('PUT', hook, { url: `${r.url}/hooks` })).status).toBe(200);
+    const { signingSecret } = (await s.call('GET', hook)).body;
+    const started = await s.call('POST', `${hook}/test`);
+    expect(started.status).toBe(202);
+    const [delivery] = await s.deliveries(hook);
+    expect(delivery).toMatchObject({ deliveryId: started.body.deliveryId, eventId: started.body.eventId, type: 'test', status: 'delivered' });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, outcome: 'delivered' })]);
+
+    expect(r.received).toHaveLength(1);
+    const { headers, body, path } = r.received[0]!;
+    expect(path).toBe('/hooks');
+    expect(headers['content-type']).toBe('application/json');
+    const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(headers['vault-signature']));
+    expect(match).not.toBeNull();
+    expect(match![2]).toBe(signed(signingSecret, match![1]!, body));
+    expect(JSON.parse(body.toString())).toEqual({ id: started.body.eventId, type: 'test', created_at: '2026-11-27T10:00:00.000Z', agent_card_id: card });
+  });
+
+  it('when the card has no endpoint, then 409 webhook_not_set and nothing is sent', async () => {
+    const s = await sandbox();
+    const { hook } = await s.agentCard();
+    expect(await s.call('POST', `${hook}/test`)).toMatchObject({ status: 409, body: { code: 'webhook_not_set' } });
+    expect(await s.deliveries(hook)).toEqual([]);
+  });
+
+  it('when the endpoint answers a redirect, then the delivery failed as redirected and the redirect is not followed', async () => {
+    const s = await sandbox();
+    const r = await receiver((res, req) => {
+      if (req.url === '/moved') res.writeHead(302, { location: '/elsewhere' }).end();
+      else res.end('ok');
+    });
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: `${r.url}/moved` });
+    await s.call('POST', `${hook}/test`);
+    const [delivery] = await s.deliveries(hook);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: [{ statusCode: 302, outcome: 'redirected' }] });
+    expect(r.received.map((x) => x.path)).toEqual(['/moved']);
+  });
+
+  it('when the endpoint answers 500, then the delivery failed as refused, with one attempt: a failed delivery is not retried', async () => {
+    const s = await sandbox();
+    const r = await receiver((res) => res.writeHead(500).end('no'));
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: r.url });
+    await s.call('POST', `${hook}/test`);
+    const [delivery] = await s.deliveries(hook);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: [{ statusCode: 500, outcome: 'refused' }] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await s.deliveries(hook))[0].attempts).toHaveLength(1);
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('when the endpoint sends nothing, then the attempt times out on the no-data bound (shortened here)', async () => {
+    const s = await sandbox({ transport: { noDataTimeoutMs: 150, totalTimeoutMs: 5000 } });
+    const r = await receiver(() => {});
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: r.url });
+    await s.call('POST', `${hook}/test`);
+    const [delivery] = await s.deliveries(hook);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: [{ statusCode: null, outcome: 'timed_out' }] });
+    expect(delivery.attempts[0].detail).toMatch(/^Nothing from the endpoint for /);
+  });
+
+  it('when the endpoint keeps sending but never finishes its head, then the attempt times out on the total bound (shortened here)', async () => {
+    const s = await sandbox({ transport: { noDataTimeoutMs: 400, totalTimeoutMs: 600 } });
+    const server = createNet((socket) => {
+      socket.on('error', () => {});
+      socket.write('HTTP/1.1 200 OK\r\n');
+      const drip = setInterval(() => socket.write('X-Drip: 1\r\n'), 50);
+      socket.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    stops.push(() => new Promise<void>((r) => server.close(() => r())));
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
+    await s.call('POST', `${hook}/test`);
+    const [delivery] = await s.deliveries(hook);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: [{ statusCode: null, outcome: 'timed_out' }] });
+    expect(delivery.attempts[0].detail).toMatch(/^No answer within /);
+  });
+
+  it('when a 2xx comes with an endless body, then it is delivered and the sender closes the connection after the cap', async () => {
+    const s = await sandbox();
+    let closed!: () => void;
+    const sawClose = new Promise<void>((r) => (closed = r));
+    const r = await receiver((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(1024, 'x');
+      const more = setInterval(() => res.write(chunk), 5);
+      res.on('close', () => {
+        clearInterval(more);
+        closed();
+      });
+    });
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: r.url });
+    await s.call('POST', `${hook}/test`);
+    expect((await s.deliveries(hook))[0]).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 200, outcome: 'delivered' }] });
+    await sawClose;
+  });
+
+  it('when the account is on Free, then 403 webhooks_not_in_plan', async () => {
+    const s = await sandbox();
+    const { hook } = await s.agentCard('Free');
+    expect(await s.call('POST', `${hook}/test`)).toMatchObject({ status: 403, body: { code: 'webhooks_not_in_plan' } });
+  });
+});
+
+describe('setCardWebhook', () => {
+  it('when the account is on Free, then 403 webhooks_not_in_plan and no endpoint is saved', async () => {
+    const s = await sandbox();
+    const { hook } = await s.agentCard('Free');
+    expect(await s.call('PUT', hook, { url: 'https://hooks.example.com/vault' })).toMatchObject({ status: 403, body: { code: 'webhooks_not_in_plan' } });
+    expect((await s.call('GET', hook)).body.url).toBeNull();
+  });
+
+  it('when the card is not an agent card, then 404 not_found', async () => {
+    const s = await sandbox();
+    const account = (await s.call('POST', '/accounts', { plan: 'Plus' })).body.accountId;
+    const card = (await s.call('POST', `/accounts/${account}/cards`, { number: '4111111111111111', anySite: true })).body.cardId;
+    expect(await s.call('PUT', `/accounts/${account}/cards/${card}/webhook`, { url: 'https://hooks.example.com/' })).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  });
+
+  it('when the body is malformed, then 400 bad_request', async () => {
+    const s = await sandbox();
+    const { hook } = await s.agentCard();
+    for (const body of [{}, { url: 5 }, { url: 'https://hooks.example.com/', extra: 1 }]) {
+      expect(await s.call('PUT', hook, body)).toMatchObject({ status: 400, body: { code: 'bad_request' } });
+    }
+  });
+
+  it('when the URL is not public HTTPS, then 400 bad_request says why, and no lookup or connection is made', async () => {
+    const rec = recorder({});
+    const s = await sandbox({ allowLoopback: false, transport: rec.transport });
+    const { hook } = await s.agentCard();
+    const refused = [
+      'http://hooks.example.com/',
+      'https://10.0.0.5/',
+      'https://172.16.3.4/',
+      'https://192.168.1.10/',
+      'https://127.0.0.1:8443/',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[::1]/',
+      'https://[fd00::5]/',
+      'https://[fe80::1]/',
+      'https://[::ffff:10.0.0.5]/',
+      'https://0.0.0.0/',
+      'https://localhost/',
+      'https://api.localhost/',
+      'https://intranet/',
+      'https://user:pw@hooks.example.com/',
+      'https://hooks.example.com/#frag',
+      'ftp://hooks.example.com/',
+      'not a url',
+      'http://127.0.0.1:4242/',
+    ];
+    for (const url of refused) {
+      const answer = await s.call('PUT', hook, { url });
+      expect(answer, url).toMatchObject({ status: 400, body: { code: 'bad_request' } });
+    }
+    expect((await s.call('GET', hook)).body.url).toBeNull();
+    expect(rec.lookedUp).toEqual([]);
+    expect(rec.dialled).toEqual([]);
+    expect(await s.call('PUT', hook, { url: 'https://hooks.example.com/vault?x=1' })).toMatchObject({ status: 200, body: { url: 'https://hooks.example.com/vault?x=1' } });
+  });
+});
+
+describe('deliveries to names that resolve to what may not be dialled', () => {
+  it('when the endpoint name resolves to a non-public address at delivery time, then nothing is dialled and the attempt is connection_failed', async () => {
+    const answers: Record<string, string[]> = {
+      'private.example.com': ['10.0.0.5'],
+      'metadata.example.com': ['169.254.169.254'],
+      'loop.example.com': ['127.0.0.1'],
+      'mixed.example.com': ['93.184.216.34', '192.168.0.7'],
+      'mapped.example.com': ['::ffff:10.1.2.3'],
+      'v6local.example.com': ['fd12:3456::1'],
+    };
+    const rec = recorder(answers);
+    const s = await sandbox({ allowLoopback: false, transport: rec.transport });
+    const { hook } = await s.agentCard();
+    for (const [host, addresses] of Object.entries(answers)) {
+      await s.call('PUT', hook, { url: `https://${host}/hook` });
+      await s.call('POST', `${hook}/test`);
+      const [delivery] = await s.deliveries(hook);
+      expect(delivery, host).toMatchObject({ status: 'failed', attempts: [{ statusCode: null, outcome: 'connection_failed' }] });
+      expect(delivery.attempts[0].detail).toContain(addresses.find((a) => a !== '93.184.216.34'));
+      expect(delivery.attempts[0].detail).toContain('not dialled');
+    }
+    expect(rec.lookedUp).toEqual(Object.keys(answers));
+    expect(rec.dialled).toEqual([]);
+  });
+
+  it('when the name resolves to a public address, then the attempt connects to that checked address, with the name for TLS', async () => {
+    const rec = recorder({ 'hooks.example.com': ['93.184.216.34'] });
+    const s = await sandbox({ allowLoopback: false, transport: rec.transport });
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: 'https://hooks.example.com:8443/hook' });
+    await s.call('POST', `${hook}/test`);
+    const [delivery] = await s.deliveries(hook);
+    expect(delivery.attempts[0]).toMatchObject({ outcome: 'connection_failed', detail: expect.stringContaining('ETESTNODIAL') });
+    expect(rec.dialled).toEqual([{ address: '93.184.216.34', port: 8443, tls: true, servername: 'hooks.example.com' }]);
+  });
+
+  it('when the loopback setting is off, then a loopback endpoint saved while it was on is not dialled', async () => {
+    const rec = recorder({ 'localhost': ['127.0.0.1'] });
+    const on = await sandbox({ allowLoopback: true });
+    const { hook: onHook } = await on.agentCard();
+    expect((await on.call('PUT', onHook, { url: 'http://localhost:4242/' })).status).toBe(200);
+    const off = await sandbox({ allowLoopback: false, transport: rec.transport });
+    const { card, hook } = await off.agentCard();
+    await off.call('GET', hook);
+    // The same row as the first server saved, written as the store writes it.
+    off.db.prepare('UPDATE card_webhooks SET url = ? WHERE card_id = ?').run('http://localhost:4242/', card);
+    await off.call('POST', `${hook}/test`);
+    const [delivery] = await off.deliveries(hook);
+    expect(delivery.attempts[0]).toMatchObject({ outcome: 'connection_failed', detail: expect.stringContaining('loopback') });
+    expect(rec.dialled).toEqual([]);
+  });
+});
+
+describe('signing secrets', () => {
+  it('when the secret is rotated, then the next delivery is signed with the new one only, and no secret is stored or logged in plain text', async () => {
+    const s = await sandbox();
+    const r = await receiver();
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: r.url });
+    const first = (await s.call('GET', hook)).body.signingSecret as string;
+    expect(first).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect((await s.call('POST', `${hook}/secret`)).status).toBe(204);
+    const second = (await s.call('GET', hook)).body.signingSecret as string;
+    expect(second).not.toBe(first);
+    await s.call('POST', `${hook}/test`);
+    await s.deliveries(hook);
+    const { headers, body } = r.received[0]!;
+    const [, t, signature] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(headers['vault-signature']))!;
+    expect(signature).toBe(signed(second, t!, body));
+    expect(signature).not.toBe(signed(first, t!, body));
+
+    const stored = s.db.prepare('SELECT secret FROM card_webhooks').all() as { secret: Buffer }[];
+    for (const { secret } of stored) for (const plain of [first, second]) expect(secret.includes(Buffer.from(plain))).toBe(false);
+    const logged = JSON.stringify(s.logs);
+    for (const plain of [first, second]) expect(logged).not.toContain(plain);
+  });
+
+  it('when the endpoint is removed, then the secret is kept and a test answers 409', async () => {
+    const s = await sandbox();
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: 'https://hooks.example.com/' });
+    const before = (await s.call('GET', hook)).body.signingSecret;
+    expect((await s.call('DELETE', hook)).status).toBe(204);
+    expect((await s.call('GET', hook)).body).toMatchObject({ url: null, signingSecret: before });
+    expect((await s.call('POST', `${hook}/test`)).status).toBe(409);
+  });
+});
+
+describe('addressKind', () => {
+  it('when an address is not on the public internet, then it is named for its range, IPv4 inside IPv6 included', () => {
+    const kinds: Record<string, string> = {
+      '10.1.2.3': 'private',
+      '172.31.255.255': 'private',
+      '192.168.0.1': 'private',
+      '127.5.5.5': 'loopback',
+      '169.254.169.254': 'link-local',
+      '100.64.0.1': 'shared',
+      '0.0.0.0': 'unspecified',
+      '192.0.2.10': 'documentation',
+      '198.18.0.1': 'benchmarking',
+      '224.0.0.1': 'multicast',
+      '255.255.255.255': 'reserved',
+      '::1': 'loopback',
+      '::': 'unspecified',
+      'fe80::1': 'link-local',
+      'fd00::1': 'private',
+      'ff02::1': 'multicast',
+      '::ffff:10.0.0.1': 'private',
+      '::ffff:7f00:1': 'loopback',
+      '64:ff9b::a9fe:a9fe': 'link-local',
+      '2002:c0a8:101::1': 'private',
+      'fe80::1%eth0': 'link-local',
+      'not-an-address': 'reserved',
+      '8.8.8.8': 'public',
+      '172.32.0.1': 'public',
+      '2606:4700::1111': 'public',
+      '::ffff:8.8.8.8': 'public',
+    };
+    expect(Object.fromEntries(Object.keys(kinds).map((a) => [a, addressKind(a)]))).toEqual(kinds);
+  });
+});
+
+describe('deliveries over HTTPS', () => {
+  // A receiver on 127.0.0.1 with a certificate for localhost from a test CA this machine does not trust.
+  async function tlsReceiver() {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-webhook-tls-'));
+    const certs = makeTestCertificates(dir);
+    const received: string[] = [];
+    const server = createHttps({ cert: readFileSync(certs.cert), key: readFileSync(certs.key) }, (req, res) => {
+      received.push(req.headers.host ?? '');
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    stops.push(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      rmSync(dir, { recursive: true, force: true });
+    });
+    return { port: (server.address() as AddressInfo).port, ca: readFileSync(certs.ca), received };
+  }
+
+  // localhost, as 127.0.0.1 only: the receiver listens there, whatever this machine's hosts file says first.
+  const localhost = async () => [{ address: '127.0.0.1', family: 4 }];
+
+  it('when the certificate does not verify, then the attempt is connection_failed and nothing is delivered', async () => {
+    const r = await tlsReceiver();
+    const s = await sandbox({ transport: { resolve: localhost } });
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: `https://localhost:${r.port}/hook` });
+    await s.call('POST', `${hook}/test`);
+    const [delivery] = await s.deliveries(hook);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: [{ statusCode: null, outcome: 'connection_failed' }] });
+    expect(r.received).toEqual([]);
+  });
+
+  it('when the connection trusts the certificate, then the delivery goes over TLS to the checked address, verified for the name', async () => {
+    const r = await tlsReceiver();
+    const dialled: string[] = [];
+    const connect = (target: DialTarget) => {
+      dialled.push(`${target.address} ${target.servername}`);
+      return tlsConnect({ host: target.address, port: target.port, servername: target.servername, ca: r.ca });
+    };
+    const s = await sandbox({ transport: { resolve: localhost, connect } });
+    const { hook } = await s.agentCard();
+    await s.call('PUT', hook, { url: `https://localhost:${r.port}/hook` });
+    await s.call('POST', `${hook}/test`);
+    expect((await s.deliveries(hook))[0]).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 204, outcome: 'delivered' }] });
+    expect(r.received).toEqual([`localhost:${r.port}`]);
+    expect(dialled).toEqual(['127.0.0.1 localhost']);
+  });
+});
