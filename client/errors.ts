@@ -84,28 +84,56 @@ export class VaultApiError<Op extends OperationId = OperationId, Status extends 
 }
 
 /**
- * No complete answer: the connection was refused or reset, or the body was cut off. `status` is set
- * when the status line arrived before the cut. A write that fails this way may or may not have been
- * carried out; it is never retried.
+ * No complete answer to a read, or a write that was never sent: the connection was refused, reset or
+ * closed, or the body was cut off. `status` is set when the status line arrived before the cut. A read
+ * fails this way only after its retries (see retry.ts); a write only when its connection was refused,
+ * so nothing reached the service (`sent` is false), and it is not retried either.
  */
 export class VaultConnectionError extends VaultError {
   override readonly name = 'VaultConnectionError';
   declare readonly operationId: OperationId;
   readonly code = null;
+  /** False when the connection was refused: the request never reached the service. */
+  readonly sent: boolean;
   constructor(
     operationId: OperationId,
     readonly status: number | undefined,
     cause: unknown,
     requestId?: string,
   ) {
-    super(operationId, `${operationId}: ${status === undefined ? 'no answer' : `the ${status} answer was cut off`}: ${describe(cause)}`, { cause, requestId });
+    const sent = !neverSent(cause);
+    super(operationId, `${operationId}: ${status === undefined ? 'no answer' : `the ${status} answer was cut off`}: ${describe(cause)}${sent ? '' : ': nothing was sent'}`, {
+      cause,
+      requestId,
+    });
+    this.sent = sent;
+  }
+}
+
+/**
+ * `write_outcome_unknown` (section 7.2): a write was sent and no whole answer came (the connection was
+ * reset or closed, the body cut off, or the call's deadline passed while it was in flight), so it may
+ * or may not have been carried out. It is never retried: sending it again could file it twice. `cause`
+ * is what happened (a `VaultConnectionError` or a `VaultTimeoutError`); `requestId` is the id sent.
+ */
+export class VaultWriteOutcomeUnknownError extends VaultError {
+  override readonly name = 'VaultWriteOutcomeUnknownError';
+  declare readonly operationId: OperationId;
+  readonly code = 'write_outcome_unknown' satisfies ClientErrorCode;
+  declare readonly cause: VaultConnectionError | VaultTimeoutError;
+  constructor(operationId: OperationId, cause: VaultConnectionError | VaultTimeoutError, requestId: string | undefined) {
+    const what =
+      cause instanceof VaultTimeoutError
+        ? `no answer within ${cause.timeoutMs} ms`
+        : `${cause.status === undefined ? 'no answer' : `the ${cause.status} answer was cut off`}: ${describe(cause.cause)}`;
+    super(operationId, `${operationId}: write_outcome_unknown: ${what}; the write may or may not have happened, so it was not sent again`, { cause, requestId });
   }
 }
 
 /**
  * The call's deadline (`VAULT_REQUEST_TIMEOUT_MS`, or the call's `timeoutMs`; every attempt and every
- * wait between them included) passed: `request_timeout`, terminal. A write may or may not have been
- * carried out.
+ * wait between them included) passed: `request_timeout`, terminal. A write in flight at that moment
+ * throws `VaultWriteOutcomeUnknownError` instead, with this as its `cause`.
  */
 export class VaultTimeoutError extends VaultError {
   override readonly name = 'VaultTimeoutError';
@@ -153,6 +181,15 @@ export function isVaultApiError<Op extends OperationId, Status extends ErrorStat
 ): error is VaultApiError<Op, Status>;
 export function isVaultApiError(error: unknown, operationId?: OperationId, status?: number): boolean {
   return error instanceof VaultApiError && (operationId === undefined || error.operationId === operationId) && (status === undefined || error.status === status);
+}
+
+// Failures of the connection itself, before any byte of the request left: nothing reached the service.
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function neverSent(cause: unknown): boolean {
+  const inner = cause instanceof Error ? (cause as { cause?: unknown }).cause : undefined;
+  const code = inner && typeof inner === 'object' && 'code' in inner ? (inner as { code: unknown }).code : undefined;
+  return typeof code === 'string' && NOT_SENT.has(code);
 }
 
 function describe(cause: unknown): string {

@@ -11,6 +11,7 @@ export {
   VaultError,
   VaultSettingsError,
   VaultTimeoutError,
+  VaultWriteOutcomeUnknownError,
   type ApiErrorCode,
   type ClientErrorCode,
 } from './errors.js';
