@@ -2,7 +2,7 @@
 // the document describes carries its code; anything else (a proxy's HTML page, a cut connection) is
 // still one of these classes, never a bare parse failure.
 import type { components } from './generated/schema.js';
-import { CLIENT_ERROR_CODES, CLIENT_ERROR_MEANINGS } from './generated/document.js';
+import { CLIENT_ERROR_CODES, CLIENT_ERROR_MEANINGS, OPERATIONS } from './generated/document.js';
 import type { ErrorCode, ErrorStatus, OperationId } from './operations.js';
 
 type RecipeProblem = components['schemas']['RecipeProblem'];
@@ -30,7 +30,7 @@ export abstract class VaultError extends Error {
    * sent with its last attempt (no answer, or an intermediary's). Undefined when nothing was sent.
    */
   readonly requestId: string | undefined;
-  constructor(operationId: OperationId | undefined, message: string, options?: { cause?: unknown; requestId?: string }) {
+  constructor(operationId: OperationId | undefined, message: string, options?: { cause?: unknown; requestId?: string | undefined }) {
     super(options?.requestId === undefined ? message : `${message} (request id ${options.requestId})`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.operationId = operationId;
     this.requestId = options?.requestId;
@@ -46,8 +46,8 @@ type StatusOf<Status extends number> = number extends Status ? number : Status;
  * A non-2xx answer, or a 2xx whose body is not JSON. `code` is the answer's code when the document
  * gives it for this operation and status, and null for an answer the document does not describe, such
  * as a proxy's HTML 502; `body` then holds the start of it. Typed as every code the document gives any
- * operation; `isVaultApiError(e, operationId)` narrows it to one operation's codes, and
- * `isVaultApiError(e, operationId, status)` to the codes of one status.
+ * operation; `isVaultApiError(e, operationId)` narrows it to one operation's documented statuses and
+ * their codes, and `isVaultApiError(e, operationId, status)` to the codes of one status.
  */
 export class VaultApiError<Op extends OperationId = OperationId, Status extends number = number> extends VaultError {
   override readonly name = 'VaultApiError';
@@ -68,10 +68,10 @@ export class VaultApiError<Op extends OperationId = OperationId, Status extends 
     status: Status;
     code: ErrorCode<Op, Status> | null;
     error: string;
-    retryAfter?: number;
-    errors?: RecipeProblem[];
-    body?: string;
-    requestId?: string;
+    retryAfter?: number | undefined;
+    errors?: RecipeProblem[] | undefined;
+    body?: string | undefined;
+    requestId?: string | undefined;
   }) {
     super(init.operationId, `${init.operationId}: ${init.status} ${init.code ?? '(undocumented answer)'}: ${init.error}`, { requestId: init.requestId });
     this.status = init.status as StatusOf<Status>;
@@ -99,7 +99,7 @@ export class VaultConnectionError extends VaultError {
     operationId: OperationId,
     readonly status: number | undefined,
     cause: unknown,
-    requestId?: string,
+    requestId?: string | undefined,
   ) {
     const sent = !neverSent(cause);
     super(operationId, `${operationId}: ${status === undefined ? 'no answer' : `the ${status} answer was cut off`}: ${describe(cause)}${sent ? '' : ': nothing was sent'}`, {
@@ -143,7 +143,7 @@ export class VaultTimeoutError extends VaultError {
     operationId: OperationId,
     readonly timeoutMs: number,
     readonly attempts: number,
-    requestId?: string,
+    requestId?: string | undefined,
   ) {
     super(operationId, `${operationId}: no answer within ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`, { requestId });
   }
@@ -161,26 +161,38 @@ export class VaultSettingsError extends VaultError {
   constructor(
     readonly variable: string,
     message: string,
-    operationId?: OperationId,
+    operationId?: OperationId | undefined,
   ) {
     super(operationId, message);
   }
 }
 
 /**
- * True when `error` is a VaultApiError; with `operationId`, only one of that operation, whose `code`
- * is then typed as that operation's codes; with `status` too, only one of that status, whose `code`
- * is typed as the codes of that status (or null: an answer of that status the document does not describe).
+ * A `VaultApiError` of one of the operation's documented error statuses, as `isVaultApiError(e, op)`
+ * narrows it: a union over those statuses, so `status` is one of them and checking it narrows `code`
+ * to that status's codes (or null: an answer of that status whose body the document does not describe).
+ */
+export type OperationApiError<Op extends OperationId> = { [S in ErrorStatus<Op> & number]: VaultApiError<Op, S> }[ErrorStatus<Op> & number];
+
+/**
+ * True when `error` is a VaultApiError. With `operationId`, only one of that operation whose status is
+ * one the document gives it: `status` is typed as those statuses and `code` as that operation's codes
+ * (an answer of another status, such as a proxy's 502, is a VaultApiError this does not match). With
+ * `status` too, only one of that status, whose `code` is typed as the codes of that status (or null:
+ * an answer of that status the document does not describe).
  */
 export function isVaultApiError(error: unknown): error is VaultApiError;
-export function isVaultApiError<Op extends OperationId>(error: unknown, operationId: Op): error is VaultApiError<Op>;
+export function isVaultApiError<Op extends OperationId>(error: unknown, operationId: Op): error is OperationApiError<Op>;
 export function isVaultApiError<Op extends OperationId, Status extends ErrorStatus<Op> & number>(
   error: unknown,
   operationId: Op,
   status: Status,
 ): error is VaultApiError<Op, Status>;
 export function isVaultApiError(error: unknown, operationId?: OperationId, status?: number): boolean {
-  return error instanceof VaultApiError && (operationId === undefined || error.operationId === operationId) && (status === undefined || error.status === status);
+  if (!(error instanceof VaultApiError)) return false;
+  if (operationId === undefined) return true;
+  if (error.operationId !== operationId) return false;
+  return status === undefined ? Object.hasOwn(OPERATIONS[operationId].errors, error.status) : error.status === status;
 }
 
 // Failures of the connection itself, before any byte of the request left: nothing reached the service.

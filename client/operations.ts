@@ -47,11 +47,15 @@ type JsonBody<Op extends OperationId> = [NonNullable<operations[Op]['requestBody
 // caller gets the strict type (`unknown & number` is `number`).
 type Strict<Op extends OperationId> = Op extends keyof StrictBodyMembers ? StrictBodyMembers[Op] : {};
 
+// An optional member also takes an explicit `undefined`, which is not sent (as if left out), so that
+// `{ url: maybeUrl }` compiles under `exactOptionalPropertyTypes`.
+type OrUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
+
 /**
  * What a call takes: its path and query parameters and its JSON body members, in one object
  * (`{ id }`, `{ url }`, `{ website, email }`, `{ token, decision }`).
  */
-export type OperationInput<Op extends OperationId> = ParametersIn<Op, 'path'> & ParametersIn<Op, 'query'> & JsonBody<Op> & Strict<Op>;
+export type OperationInput<Op extends OperationId> = OrUndefined<ParametersIn<Op, 'path'> & ParametersIn<Op, 'query'> & JsonBody<Op> & Strict<Op>>;
 
 /** Options of one call. */
 export interface CallOptions {

@@ -1,7 +1,7 @@
 // One call of one operation, end to end: input split into parameters and body, the API key, the
 // deadline over every attempt, the retries of retry.ts (told to onRetry), the request id of each
 // attempt, and every answer turned into either the documented result or one of the errors of errors.ts.
-import createClient from 'openapi-fetch';
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/schema.js';
 import { OPERATIONS } from './generated/document.js';
 import { Deadline } from './deadline.js';
@@ -38,13 +38,28 @@ type UntypedRequest = (
   },
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
+/**
+ * openapi-fetch's middleware (`client.use()`), run on every attempt: `onRequest` sees the request as
+ * the client made it (its headers, its `X-Request-Id`) and may change or replace it, or answer it
+ * itself; `onResponse` sees each answer before the client reads it and may replace it; `onError` sees
+ * a failed fetch. Members may be given as undefined.
+ */
+export interface VaultMiddleware {
+  onRequest?: Middleware['onRequest'] | undefined;
+  onResponse?: Middleware['onResponse'] | undefined;
+  onError?: Middleware['onError'] | undefined;
+}
+
 export interface TransportOptions {
-  fetch?: FetchFunction;
-  onRetry?: (event: RetryEvent) => void;
+  fetch?: FetchFunction | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  middleware?: readonly VaultMiddleware[] | undefined;
 }
 
 export function createTransport(settings: Readonly<VaultSettings>, policy: RetryPolicy, options: TransportOptions = {}): Transport {
   const api = createClient<paths>();
+  // openapi-fetch refuses a middleware with none of the three; undefined members are left out first.
+  for (const given of options.middleware ?? []) api.use(Object.fromEntries(Object.entries(given).filter(([, hook]) => hook !== undefined)) as Middleware);
   const request = api.request as unknown as UntypedRequest;
   const baseFetch: FetchFunction = options.fetch ?? ((req) => globalThis.fetch(req));
 

@@ -123,6 +123,27 @@ describe('isVaultApiError', () => {
     expect(isVaultApiError(new Error('x'))).toBe(false);
     expect(error).toBeInstanceOf(VaultApiError);
   });
+
+  it('when the status is not one the document gives the operation (a proxy 502), then only the forms without an operation match it', async () => {
+    const server = await tiny((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>502 Bad Gateway</html>');
+    });
+    const error = await apiError(clientFor(server, 'vk_test').fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }));
+    expect(error).toMatchObject({ status: 502, code: null });
+    expect(isVaultApiError(error)).toBe(true);
+    expect(isVaultApiError(error, 'fileSignupRequest')).toBe(false);
+  });
+
+  it('when the status is documented but the body is not (an HTML 429), then the operation form matches it, with code null', async () => {
+    const server = await tiny((_req, res) => {
+      res.writeHead(429, { 'content-type': 'text/html' });
+      res.end('<html>slow down</html>');
+    });
+    const error = await apiError(clientFor(server, 'vk_test').fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }));
+    expect(isVaultApiError(error, 'fileSignupRequest') && error.status === 429 && error.code === null).toBe(true);
+    expect(isVaultApiError(error, 'fileSignupRequest', 429)).toBe(true);
+  });
 });
 
 describe('the client and proxy codes of section 7.2', () => {

@@ -1,8 +1,9 @@
 // The package as its users get it: `npm pack` in client/, the tarball installed into empty folders
 // outside the repository (so nothing resolves from its node_modules), programs type-checked there and
 // run with node against the reference server, started as `npm start` starts it: an ES module project
-// with its own tsc, and a CommonJS one (`module: node16`) compiled with the repository's tsc. The
-// README's integrator example is one of those programs, taken from README.md as written.
+// with its own TypeScript 5 and 7, under the strictest settings, and a CommonJS one (`module: node16`)
+// compiled with the repository's tsc. The README's integrator example is one of those programs, taken
+// from README.md as written; the client's type tests are others, importing the installed package.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,9 @@ import { Holder, until } from './support/sandbox.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLIENT = join(ROOT, 'client');
 const TYPESCRIPT = '5.9.3';
+// The current TypeScript 7 (npm's typescript@latest when this was written), installed beside 5 under
+// an alias. It is a native compiler with no JavaScript API; its package's bin/tsc runs it.
+const TYPESCRIPT_7 = '7.0.2';
 
 interface Run {
   code: number | null;
@@ -52,6 +56,16 @@ function readmeExample(): string {
   const block = /```ts\n([\s\S]*?)```/.exec(section);
   if (readme.indexOf('\n## Integrators\n') < 0 || !block) throw new Error('README.md has no ```ts block under "## Integrators"');
   return block[1]!;
+}
+
+/** The client's type-level tests, compiled in the clean folder against the installed package. */
+const TYPE_TESTS = ['client.test-d.ts', 'types.test-d.ts'];
+
+/** A type test of the repository as an integrator would write it: its imports of the client name the package. */
+function asInstalled(source: string): string {
+  const rewritten = source.replace(/from '\.\.\/(index|generated\/schema)\.js'/g, "from '@credential-vault/client'");
+  if (/from '\.\.?\//.test(rewritten)) throw new Error('a type test imports a repository file the package does not ship');
+  return rewritten;
 }
 
 /** The ```ts block of the package's own README (client/README.md), compiled but not run. */
@@ -189,8 +203,12 @@ const TSCONFIG = {
     types: [],
     resolveJsonModule: true,
     skipLibCheck: false,
+    // The strictest settings an integrator may use; the package's declarations are checked under them too.
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
   },
-  files: ['example.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts'],
+  files: ['example.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts', ...TYPE_TESTS.map((t) => t.replace(/\.ts$/, '.mts'))],
 };
 
 describe('the packed client package', () => {
@@ -200,6 +218,7 @@ describe('the packed client package', () => {
   let packed: { filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
   let installMs: number;
   let compiled: Run;
+  let compiled7: Run;
   let server: ServerProcess;
   let local: { baseUrl: string; accountId: string; adminToken: string; keys: { agent: string; signup: string } };
 
@@ -215,7 +234,7 @@ describe('the packed client package', () => {
     const started = Date.now();
     const tarball = join(folder, packed.filename);
     const [install, cjsInstall] = await Promise.all([
-      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`], folder),
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`, `typescript7@npm:typescript@${TYPESCRIPT_7}`], folder),
       run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], cjsFolder),
     ]);
     installMs = Date.now() - started;
@@ -235,11 +254,13 @@ describe('the packed client package', () => {
     writeFileSync(join(folder, 'smoke.mts'), SMOKE);
     writeFileSync(join(folder, 'wrong.mts'), WRONG);
     writeFileSync(join(folder, 'package-readme.mts'), packageReadmeExample());
+    for (const name of TYPE_TESTS) writeFileSync(join(folder, name.replace(/\.ts$/, '.mts')), asInstalled(readFileSync(join(CLIENT, 'test', name), 'utf8')));
     writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
     writeFileSync(join(cjsFolder, 'main.ts'), COMMONJS);
     writeFileSync(join(cjsFolder, 'tsconfig.json'), JSON.stringify(COMMONJS_TSCONFIG, null, 2));
-    [compiled, cjsCompiled] = await Promise.all([
+    [compiled, compiled7, cjsCompiled] = await Promise.all([
       run(process.execPath, [join(folder, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], folder),
+      run(process.execPath, [join(folder, 'node_modules', 'typescript7', 'bin', 'tsc'), '-p', folder], folder),
       // The repository's own tsc: the CommonJS project has no compiler of its own.
       run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', cjsFolder], cjsFolder),
     ]);
@@ -270,9 +291,16 @@ describe('the packed client package', () => {
     expect(JSON.parse(readFileSync(join(folder, 'node_modules', '@credential-vault', 'client', 'dist', 'cjs', 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
   });
 
-  it('when programs are type-checked with the clean folder tsc, then correct ones compile and wrong calls are refused', () => {
+  it('when programs and the type tests are type-checked with the clean folder TypeScript 5, under the strictest settings, then correct ones compile and wrong calls are refused', () => {
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
+  });
+
+  it('when the same are type-checked with TypeScript 7, then they compile the same', async () => {
+    const version = await run(process.execPath, [join(folder, 'node_modules', 'typescript7', 'bin', 'tsc'), '--version'], folder);
+    expect(version.stdout.trim()).toBe(`Version ${TYPESCRIPT_7}`);
+    expect(compiled7.stdout + compiled7.stderr).toBe('');
+    expect(compiled7.code).toBe(0);
   });
 
   it('when a program runs from the installed package with only environment settings, then it reaches every part of the API it calls', async () => {
