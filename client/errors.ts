@@ -169,10 +169,11 @@ export class VaultSettingsError extends VaultError {
 
 /**
  * A `VaultApiError` of one of the operation's documented error statuses, as `isVaultApiError(e, op)`
- * narrows it: a union over those statuses, so `status` is one of them and checking it narrows `code`
- * to that status's codes (or null: an answer of that status whose body the document does not describe).
+ * narrows it: `status` is one of those statuses and `code` one of the operation's codes (or null: an
+ * answer of such a status whose body the document does not describe). One type rather than a union
+ * per status, so that an exhaustive `switch (e.code)` closes with `e.code satisfies never`.
  */
-export type OperationApiError<Op extends OperationId> = { [S in ErrorStatus<Op> & number]: VaultApiError<Op, S> }[ErrorStatus<Op> & number];
+export type OperationApiError<Op extends OperationId> = VaultApiError<Op, ErrorStatus<Op> & number>;
 
 /**
  * True when `error` is a VaultApiError. With `operationId`, only one of that operation whose status is

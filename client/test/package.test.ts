@@ -4,14 +4,16 @@
 // with its own TypeScript 5 and 7, under the strictest settings, and a CommonJS one (`module: node16`)
 // compiled with the repository's tsc. The README's integrator example is one of those programs, taken
 // from README.md as written; the client's type tests are others, importing the installed package.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../../server/test/process.js';
 import { createVaultClient } from '../index.js';
+import { freePort } from '../../scripts/free-port.js';
 import { Holder, until } from './support/sandbox.js';
+import { forward, startTinyServer, type TinyServer } from './support/tiny-server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLIENT = join(ROOT, 'client');
@@ -49,12 +51,13 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
-/** The first ```ts block of README.md's "Integrators" section, exactly as written. */
-function readmeExample(): string {
+/** The `n`th ```ts block of README.md's "Integrators" section (0 for the first), exactly as written. */
+function readmeExample(n = 0): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Integrators\n'));
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (readme.indexOf('\n## Integrators\n') < 0 || !block) throw new Error('README.md has no ```ts block under "## Integrators"');
+  const start = readme.indexOf('\n## Integrators\n');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][n];
+  if (start < 0 || !block) throw new Error(`README.md has no ${n + 1} \`\`\`ts blocks under "## Integrators"`);
   return block[1]!;
 }
 
@@ -208,8 +211,44 @@ const TSCONFIG = {
     noUncheckedIndexedAccess: true,
     verbatimModuleSyntax: true,
   },
-  files: ['example.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts', ...TYPE_TESTS.map((t) => t.replace(/\.ts$/, '.mts'))],
+  files: ['example.mts', 'mock.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts', ...TYPE_TESTS.map((t) => t.replace(/\.ts$/, '.mts'))],
 };
+
+// The Prism mock of `npm run mock`, for the README example that sends it `Prefer`; started with the
+// rest of the set-up and awaited by that test alone. Its own process group, stopped in one signal.
+let prism: ChildProcess | undefined;
+let prismBase = '';
+let prismOutput = '';
+let prismStarted: Promise<void> = Promise.resolve();
+
+async function startPrism(): Promise<void> {
+  const port = await freePort();
+  prismBase = `http://127.0.0.1:${port}`;
+  prism = spawn(join(ROOT, 'node_modules', '.bin', 'prism'), ['mock', '--host', '127.0.0.1', '--port', String(port), join(ROOT, 'dist', 'openapi.yaml')], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  prism.stdout!.on('data', (chunk: Buffer) => (prismOutput += chunk.toString()));
+  prism.stderr!.on('data', (chunk: Buffer) => (prismOutput += chunk.toString()));
+  await until(
+    async () => {
+      if (prism?.exitCode !== null) throw new Error(`prism exited:\n${prismOutput}`);
+      return (await fetch(`${prismBase}/v1/recipes`)).status > 0 ? true : undefined;
+    },
+    90_000,
+  );
+}
+
+async function stopPrism(): Promise<void> {
+  const child = prism;
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid!, 'SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 describe('the packed client package', () => {
   let folder: string;
@@ -223,6 +262,9 @@ describe('the packed client package', () => {
   let local: { baseUrl: string; accountId: string; adminToken: string; keys: { agent: string; signup: string } };
 
   beforeAll(async () => {
+    prismStarted = startPrism();
+    // Awaited by its test; a failure to start is reported there, not as an unhandled rejection here.
+    prismStarted.catch(() => undefined);
     folder = mkdtempSync(join(tmpdir(), 'vault-client-'));
     const pack = await run('npm', ['pack', '--json', '--pack-destination', folder], CLIENT);
     if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
@@ -251,6 +293,7 @@ describe('the packed client package', () => {
     // The programs are compiled once, here, and run by the tests below; the example types the demo
     // server's data/local.json, so it is compiled after the server wrote it.
     writeFileSync(join(folder, 'example.mts'), readmeExample());
+    writeFileSync(join(folder, 'mock.mts'), readmeExample(1));
     writeFileSync(join(folder, 'smoke.mts'), SMOKE);
     writeFileSync(join(folder, 'wrong.mts'), WRONG);
     writeFileSync(join(folder, 'package-readme.mts'), packageReadmeExample());
@@ -268,6 +311,7 @@ describe('the packed client package', () => {
 
   afterAll(async () => {
     await server?.stop();
+    await stopPrism();
     for (const dir of [folder, cjsFolder]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -357,6 +401,22 @@ describe('the packed client package', () => {
   }, 60_000);
 
   // After the test above: the example's own request was decided, so the five filed here are the only pending ones.
+  it('when the README example of the extension points runs against Prism, then the mock answers what Prefer asked and every request carried the trace context', async () => {
+    await prismStarted;
+    const relay: TinyServer = await startTinyServer((req, res, _i, seen) => forward(prismBase, req, res, seen));
+    try {
+      const done = await run(process.execPath, ['mock.mjs'], folder, { PATH: process.env.PATH, VAULT_API_URL: relay.base, VAULT_API_KEY: 'vk_mock' }, 30_000);
+      expect(done.stderr).toBe('');
+      expect(done.stdout).toBe('POST /v1/logins/username 409 55\nthe mock answered username_already_set\n');
+      expect(done.code).toBe(0);
+      expect(relay.seen).toHaveLength(1);
+      expect(relay.seen[0]!.headers.prefer).toBe('code=409, example=username_already_set');
+      expect(relay.seen[0]!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    } finally {
+      await relay.close();
+    }
+  }, 90_000);
+
   it('when five requests already await the account holder, then the README example takes its too_many_pending branch', async () => {
     const vault = createVaultClient({ env: {}, apiUrl: local.baseUrl, apiKey: local.keys.signup });
     for (let i = 0; i < 5; i++) await vault.fileSignupRequest({ website: `pending${i}.com`, email: 'jane@example.com' });
