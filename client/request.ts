@@ -68,7 +68,7 @@ export function createTransport(settings: Readonly<VaultSettings>, policy: Retry
     const { apiKey, timeoutMs } = callSettings(operationId, operation, settings, callOptions);
     const baseUrl = operation.origin === 'proxy' ? proxyOrigin(settings.proxyUrl) : settings.apiUrl;
     const { path, query, body } = splitInput(operation, (input ?? {}) as Record<string, unknown>);
-    const extraHeaders = callHeaders(callOptions.headers);
+    const extraHeaders = callHeaders(operationId, callOptions.headers);
 
     const deadline = new Deadline(timeoutMs, callOptions.signal);
     const write = operation.method !== 'get';
@@ -152,12 +152,21 @@ function callSettings(operationId: OperationId, operation: Operation, settings: 
   return { apiKey, timeoutMs };
 }
 
-/** A call's own headers, by lower-case name, without those the client sets itself on every attempt. */
-function callHeaders(given: Readonly<Record<string, string>> | undefined): Record<string, string> {
+/**
+ * A call's own headers, by lower-case name, without those the client sets itself on every attempt.
+ * One that HTTP cannot carry is refused before any request: sent, it would fail like a lost connection.
+ */
+function callHeaders(operationId: OperationId, given: Readonly<Record<string, string>> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(given ?? {})) {
     const lower = name.toLowerCase();
-    if (!OWN_HEADERS.has(lower) && value !== undefined) out[lower] = value;
+    if (OWN_HEADERS.has(lower) || value === undefined) continue;
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new VaultSettingsError('headers', `${operationId}: the header ${JSON.stringify(name)} has a name or value HTTP cannot carry`, operationId);
+    }
+    out[lower] = value;
   }
   return out;
 }

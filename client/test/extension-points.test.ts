@@ -1,7 +1,7 @@
 // What an integrator can add to a request: a call's own headers, and openapi-fetch middleware that
 // observes and changes every attempt's request and answer. Against a real server on 127.0.0.1.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createVaultClient, type VaultMiddleware } from '../index.js';
+import { createVaultClient, VaultSettingsError, type VaultMiddleware } from '../index.js';
 import { apiError, clientFor } from './support/clients.js';
 import { EMPTY_CATALOG, json, startTinyServer, type Handler, type TinyServer } from './support/tiny-server.js';
 
@@ -39,6 +39,16 @@ describe("a call's headers", () => {
     expect(seen!.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(seen!.headers['user-agent']).toMatch(/^credential-vault-client\//);
     expect(seen!.headers.accept).toBe('application/json');
+  });
+
+  it('when a header cannot be carried by HTTP (a pasted newline), then the call throws VaultSettingsError and sends nothing', async () => {
+    const server = await tiny((_req, res) => json(res, 202, { requestId: 'sreq_1', status: 'pending', expiresAt: 1 }));
+    const error = await clientFor(server, 'vk_test')
+      .fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }, { headers: { traceparent: 'abc\nx-evil: 1' } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VaultSettingsError);
+    expect(error).toMatchObject({ variable: 'headers', operationId: 'fileSignupRequest' });
+    expect(server.seen).toHaveLength(0);
   });
 });
 
