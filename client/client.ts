@@ -4,30 +4,35 @@ import { OPERATIONS } from './generated/document.js';
 import type { components } from './generated/schema.js';
 import type { CallOptions, OperationId, OperationMethod } from './operations.js';
 import { recipeLookupUrl } from './recipe-url.js';
-import { createTransport, type FetchFunction } from './request.js';
+import { createTransport, type FetchFunction, type VaultMiddleware } from './request.js';
 import { retryPolicy, type RetryEvent, type RetryOptions } from './retry.js';
 import { processEnv, readVaultSettings, type Env, type VaultSettings } from './settings.js';
 import { waitForSignupRequest, type SignupOutcome, type WaitForSignupOptions } from './signup.js';
 
 export interface VaultClientOptions {
   /** Overrides `VAULT_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Overrides `VAULT_API_URL`. */
-  apiUrl?: string;
+  apiUrl?: string | undefined;
   /** Overrides `VAULT_PROXY_URL` (the proxy's health check is on its HTTP origin). */
-  proxyUrl?: string;
+  proxyUrl?: string | undefined;
   /** Overrides `VAULT_REQUEST_TIMEOUT_MS`: the deadline of one call, all attempts included. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Where the settings are read from instead of the process's environment. */
-  env?: Env;
-  /** Retries of a read refused with `rate_limited`; `false` turns them off. */
-  retry?: RetryOptions | false;
+  env?: Env | undefined;
+  /** The retries of a request refused with `rate_limited` and of a read that got no answer (retry.ts); `false` turns them off. */
+  retry?: RetryOptions | false | undefined;
   /** Told before each wait to retry (the operation, the attempt, the wait and the refusal); what it throws ends the call. */
-  onRetry?: (event: RetryEvent) => void;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  /**
+   * openapi-fetch middleware, run in order on every attempt of every call: observe or change each
+   * request and each answer (a tracing header, a log line, `Prefer` for a mock). See `VaultMiddleware`.
+   */
+  middleware?: readonly VaultMiddleware[] | undefined;
   /** The fetch to send requests with; default the global one. */
-  fetch?: FetchFunction;
+  fetch?: FetchFunction | undefined;
   /** Receives each settings warning; default `process.emitWarning`, or `console.warn` without a process. */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 type Schemas = components['schemas'];
@@ -55,7 +60,7 @@ export function createVaultClient(options: VaultClientOptions = {}): VaultClient
   const warn = options.onWarning ?? defaultWarning;
   for (const message of warnings) warn(message);
 
-  const transport = createTransport(settings, retryPolicy(options.retry), { fetch: options.fetch, onRetry: options.onRetry });
+  const transport = createTransport(settings, retryPolicy(options.retry), { fetch: options.fetch, onRetry: options.onRetry, middleware: options.middleware });
   const methods = Object.fromEntries(
     (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, (input?: never, callOptions?: CallOptions) => transport.call(id, input, callOptions)]),
   ) as unknown as { readonly [Op in OperationId]: OperationMethod<Op> };

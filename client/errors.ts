@@ -2,7 +2,7 @@
 // the document describes carries its code; anything else (a proxy's HTML page, a cut connection) is
 // still one of these classes, never a bare parse failure.
 import type { components } from './generated/schema.js';
-import { CLIENT_ERROR_CODES, CLIENT_ERROR_MEANINGS } from './generated/document.js';
+import { CLIENT_ERROR_CODES, CLIENT_ERROR_MEANINGS, OPERATIONS } from './generated/document.js';
 import type { ErrorCode, ErrorStatus, OperationId } from './operations.js';
 
 type RecipeProblem = components['schemas']['RecipeProblem'];
@@ -30,7 +30,7 @@ export abstract class VaultError extends Error {
    * sent with its last attempt (no answer, or an intermediary's). Undefined when nothing was sent.
    */
   readonly requestId: string | undefined;
-  constructor(operationId: OperationId | undefined, message: string, options?: { cause?: unknown; requestId?: string }) {
+  constructor(operationId: OperationId | undefined, message: string, options?: { cause?: unknown; requestId?: string | undefined }) {
     super(options?.requestId === undefined ? message : `${message} (request id ${options.requestId})`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.operationId = operationId;
     this.requestId = options?.requestId;
@@ -46,8 +46,8 @@ type StatusOf<Status extends number> = number extends Status ? number : Status;
  * A non-2xx answer, or a 2xx whose body is not JSON. `code` is the answer's code when the document
  * gives it for this operation and status, and null for an answer the document does not describe, such
  * as a proxy's HTML 502; `body` then holds the start of it. Typed as every code the document gives any
- * operation; `isVaultApiError(e, operationId)` narrows it to one operation's codes, and
- * `isVaultApiError(e, operationId, status)` to the codes of one status.
+ * operation; `isVaultApiError(e, operationId)` narrows it to one operation's documented statuses and
+ * their codes, and `isVaultApiError(e, operationId, status)` to the codes of one status.
  */
 export class VaultApiError<Op extends OperationId = OperationId, Status extends number = number> extends VaultError {
   override readonly name = 'VaultApiError';
@@ -68,10 +68,10 @@ export class VaultApiError<Op extends OperationId = OperationId, Status extends 
     status: Status;
     code: ErrorCode<Op, Status> | null;
     error: string;
-    retryAfter?: number;
-    errors?: RecipeProblem[];
-    body?: string;
-    requestId?: string;
+    retryAfter?: number | undefined;
+    errors?: RecipeProblem[] | undefined;
+    body?: string | undefined;
+    requestId?: string | undefined;
   }) {
     super(init.operationId, `${init.operationId}: ${init.status} ${init.code ?? '(undocumented answer)'}: ${init.error}`, { requestId: init.requestId });
     this.status = init.status as StatusOf<Status>;
@@ -84,28 +84,56 @@ export class VaultApiError<Op extends OperationId = OperationId, Status extends 
 }
 
 /**
- * No complete answer: the connection was refused or reset, or the body was cut off. `status` is set
- * when the status line arrived before the cut. A write that fails this way may or may not have been
- * carried out; it is never retried.
+ * No complete answer to a read, or a write that was never sent: the connection was refused, reset or
+ * closed, or the body was cut off. `status` is set when the status line arrived before the cut. A read
+ * fails this way only after its retries (see retry.ts); a write only when its connection was refused,
+ * so nothing reached the service (`sent` is false), and it is not retried either.
  */
 export class VaultConnectionError extends VaultError {
   override readonly name = 'VaultConnectionError';
   declare readonly operationId: OperationId;
   readonly code = null;
+  /** False when the connection was refused: the request never reached the service. */
+  readonly sent: boolean;
   constructor(
     operationId: OperationId,
     readonly status: number | undefined,
     cause: unknown,
-    requestId?: string,
+    requestId?: string | undefined,
   ) {
-    super(operationId, `${operationId}: ${status === undefined ? 'no answer' : `the ${status} answer was cut off`}: ${describe(cause)}`, { cause, requestId });
+    const sent = !neverSent(cause);
+    super(operationId, `${operationId}: ${status === undefined ? 'no answer' : `the ${status} answer was cut off`}: ${describe(cause)}${sent ? '' : ': nothing was sent'}`, {
+      cause,
+      requestId,
+    });
+    this.sent = sent;
+  }
+}
+
+/**
+ * `write_outcome_unknown` (section 7.2): a write was sent and no whole answer came (the connection was
+ * reset or closed, the body cut off, or the call's deadline passed while it was in flight), so it may
+ * or may not have been carried out. It is never retried: sending it again could file it twice. `cause`
+ * is what happened (a `VaultConnectionError` or a `VaultTimeoutError`); `requestId` is the id sent.
+ */
+export class VaultWriteOutcomeUnknownError extends VaultError {
+  override readonly name = 'VaultWriteOutcomeUnknownError';
+  declare readonly operationId: OperationId;
+  readonly code = 'write_outcome_unknown' satisfies ClientErrorCode;
+  declare readonly cause: VaultConnectionError | VaultTimeoutError;
+  constructor(operationId: OperationId, cause: VaultConnectionError | VaultTimeoutError, requestId: string | undefined) {
+    const what =
+      cause instanceof VaultTimeoutError
+        ? `no answer within ${cause.timeoutMs} ms`
+        : `${cause.status === undefined ? 'no answer' : `the ${cause.status} answer was cut off`}: ${describe(cause.cause)}`;
+    super(operationId, `${operationId}: write_outcome_unknown: ${what}; the write may or may not have happened, so it was not sent again`, { cause, requestId });
   }
 }
 
 /**
  * The call's deadline (`VAULT_REQUEST_TIMEOUT_MS`, or the call's `timeoutMs`; every attempt and every
- * wait between them included) passed: `request_timeout`, terminal. A write may or may not have been
- * carried out.
+ * wait between them included) passed: `request_timeout`, terminal. A write in flight at that moment
+ * throws `VaultWriteOutcomeUnknownError` instead, with this as its `cause`.
  */
 export class VaultTimeoutError extends VaultError {
   override readonly name = 'VaultTimeoutError';
@@ -115,7 +143,7 @@ export class VaultTimeoutError extends VaultError {
     operationId: OperationId,
     readonly timeoutMs: number,
     readonly attempts: number,
-    requestId?: string,
+    requestId?: string | undefined,
   ) {
     super(operationId, `${operationId}: no answer within ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`, { requestId });
   }
@@ -133,26 +161,48 @@ export class VaultSettingsError extends VaultError {
   constructor(
     readonly variable: string,
     message: string,
-    operationId?: OperationId,
+    operationId?: OperationId | undefined,
   ) {
     super(operationId, message);
   }
 }
 
 /**
- * True when `error` is a VaultApiError; with `operationId`, only one of that operation, whose `code`
- * is then typed as that operation's codes; with `status` too, only one of that status, whose `code`
- * is typed as the codes of that status (or null: an answer of that status the document does not describe).
+ * A `VaultApiError` of one of the operation's documented error statuses, as `isVaultApiError(e, op)`
+ * narrows it: `status` is one of those statuses and `code` one of the operation's codes (or null: an
+ * answer of such a status whose body the document does not describe). One type rather than a union
+ * per status, so that an exhaustive `switch (e.code)` closes with `e.code satisfies never`.
+ */
+export type OperationApiError<Op extends OperationId> = VaultApiError<Op, ErrorStatus<Op> & number>;
+
+/**
+ * True when `error` is a VaultApiError. With `operationId`, only one of that operation whose status is
+ * one the document gives it: `status` is typed as those statuses and `code` as that operation's codes
+ * (an answer of another status, such as a proxy's 502, is a VaultApiError this does not match). With
+ * `status` too, only one of that status, whose `code` is typed as the codes of that status (or null:
+ * an answer of that status the document does not describe).
  */
 export function isVaultApiError(error: unknown): error is VaultApiError;
-export function isVaultApiError<Op extends OperationId>(error: unknown, operationId: Op): error is VaultApiError<Op>;
+export function isVaultApiError<Op extends OperationId>(error: unknown, operationId: Op): error is OperationApiError<Op>;
 export function isVaultApiError<Op extends OperationId, Status extends ErrorStatus<Op> & number>(
   error: unknown,
   operationId: Op,
   status: Status,
 ): error is VaultApiError<Op, Status>;
 export function isVaultApiError(error: unknown, operationId?: OperationId, status?: number): boolean {
-  return error instanceof VaultApiError && (operationId === undefined || error.operationId === operationId) && (status === undefined || error.status === status);
+  if (!(error instanceof VaultApiError)) return false;
+  if (operationId === undefined) return true;
+  if (error.operationId !== operationId) return false;
+  return status === undefined ? Object.hasOwn(OPERATIONS[operationId].errors, error.status) : error.status === status;
+}
+
+// Failures of the connection itself, before any byte of the request left: nothing reached the service.
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function neverSent(cause: unknown): boolean {
+  const inner = cause instanceof Error ? (cause as { cause?: unknown }).cause : undefined;
+  const code = inner && typeof inner === 'object' && 'code' in inner ? (inner as { code: unknown }).code : undefined;
+  return typeof code === 'string' && NOT_SENT.has(code);
 }
 
 function describe(cause: unknown): string {

@@ -11,8 +11,10 @@ export {
   VaultError,
   VaultSettingsError,
   VaultTimeoutError,
+  VaultWriteOutcomeUnknownError,
   type ApiErrorCode,
   type ClientErrorCode,
+  type OperationApiError,
 } from './errors.js';
 export { readVaultSettings, SETTING_RULES, type Env, type ReadSettings, type SettingOverrides, type TunnelMode, type VaultSettings } from './settings.js';
 export { DEFAULT_RETRY, type RetryEvent, type RetryOptions } from './retry.js';
@@ -29,5 +31,5 @@ export {
   type WebhookVerification,
 } from './webhooks.js';
 export { DEFAULT_BASE_URL, OPERATIONS, WEBHOOK_SIGNATURE, type WebhookEvent } from './generated/document.js';
-export { USER_AGENT } from './request.js';
+export { USER_AGENT, type FetchFunction, type VaultMiddleware } from './request.js';
 export type { components, operations, paths, webhooks } from './generated/schema.js';

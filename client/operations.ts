@@ -47,20 +47,29 @@ type JsonBody<Op extends OperationId> = [NonNullable<operations[Op]['requestBody
 // caller gets the strict type (`unknown & number` is `number`).
 type Strict<Op extends OperationId> = Op extends keyof StrictBodyMembers ? StrictBodyMembers[Op] : {};
 
+// An optional member also takes an explicit `undefined`, which is not sent (as if left out), so that
+// `{ url: maybeUrl }` compiles under `exactOptionalPropertyTypes`.
+type OrUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
+
 /**
  * What a call takes: its path and query parameters and its JSON body members, in one object
  * (`{ id }`, `{ url }`, `{ website, email }`, `{ token, decision }`).
  */
-export type OperationInput<Op extends OperationId> = ParametersIn<Op, 'path'> & ParametersIn<Op, 'query'> & JsonBody<Op> & Strict<Op>;
+export type OperationInput<Op extends OperationId> = OrUndefined<ParametersIn<Op, 'path'> & ParametersIn<Op, 'query'> & JsonBody<Op> & Strict<Op>>;
 
 /** Options of one call. */
 export interface CallOptions {
   /** Cancels the call: the request in flight, any wait before a retry, and every later attempt. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** The API key of this call, over the client's (`VAULT_API_KEY`, section 8.9: per-call options override it). */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The deadline of this call, in whole milliseconds, over the client's (`VAULT_REQUEST_TIMEOUT_MS`): every attempt and wait included. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
+  /**
+   * Headers added to every attempt of this call (`Prefer` for a mock, a tracing header). The client's
+   * own (`Accept`, `Authorization`, `User-Agent`, `X-Request-Id`) are not replaced; a `middleware` can.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];

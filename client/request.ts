@@ -1,11 +1,11 @@
 // One call of one operation, end to end: input split into parameters and body, the API key, the
-// deadline over every attempt, the retry of a refused read (told to onRetry), the request id of each
+// deadline over every attempt, the retries of retry.ts (told to onRetry), the request id of each
 // attempt, and every answer turned into either the documented result or one of the errors of errors.ts.
-import createClient from 'openapi-fetch';
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/schema.js';
 import { OPERATIONS } from './generated/document.js';
 import { Deadline } from './deadline.js';
-import { VaultApiError, VaultConnectionError, VaultSettingsError, VaultTimeoutError } from './errors.js';
+import { VaultApiError, VaultConnectionError, VaultSettingsError, VaultTimeoutError, VaultWriteOutcomeUnknownError } from './errors.js';
 import type { CallOptions, ErrorCode, OperationId, OperationInput, OperationResult } from './operations.js';
 import { CLIENT_PACKAGE } from './generated/package.js';
 import { parseRetryAfter, retryDelay, type RetryEvent, type RetryPolicy } from './retry.js';
@@ -38,13 +38,28 @@ type UntypedRequest = (
   },
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
+/**
+ * openapi-fetch's middleware (`client.use()`), run on every attempt: `onRequest` sees the request as
+ * the client made it (its headers, its `X-Request-Id`) and may change or replace it, or answer it
+ * itself; `onResponse` sees each answer before the client reads it and may replace it; `onError` sees
+ * a failed fetch. Members may be given as undefined.
+ */
+export interface VaultMiddleware {
+  onRequest?: Middleware['onRequest'] | undefined;
+  onResponse?: Middleware['onResponse'] | undefined;
+  onError?: Middleware['onError'] | undefined;
+}
+
 export interface TransportOptions {
-  fetch?: FetchFunction;
-  onRetry?: (event: RetryEvent) => void;
+  fetch?: FetchFunction | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  middleware?: readonly VaultMiddleware[] | undefined;
 }
 
 export function createTransport(settings: Readonly<VaultSettings>, policy: RetryPolicy, options: TransportOptions = {}): Transport {
   const api = createClient<paths>();
+  // openapi-fetch refuses a middleware with none of the three; undefined members are left out first.
+  for (const given of options.middleware ?? []) api.use(Object.fromEntries(Object.entries(given).filter(([, hook]) => hook !== undefined)) as Middleware);
   const request = api.request as unknown as UntypedRequest;
   const baseFetch: FetchFunction = options.fetch ?? ((req) => globalThis.fetch(req));
 
@@ -53,16 +68,20 @@ export function createTransport(settings: Readonly<VaultSettings>, policy: Retry
     const { apiKey, timeoutMs } = callSettings(operationId, operation, settings, callOptions);
     const baseUrl = operation.origin === 'proxy' ? proxyOrigin(settings.proxyUrl) : settings.apiUrl;
     const { path, query, body } = splitInput(operation, (input ?? {}) as Record<string, unknown>);
+    const extraHeaders = callHeaders(operationId, callOptions.headers);
 
     const deadline = new Deadline(timeoutMs, callOptions.signal);
+    const write = operation.method !== 'get';
     let attempts = 0;
     let requestId: string | undefined;
+    // A write is in flight from the moment it is handed to fetch until its answer is read whole.
+    let inFlight = false;
     try {
       for (;;) {
         attempts++;
         // A new id per attempt: each attempt is a request of its own in the server's log.
         requestId = newRequestId();
-        const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT, 'x-request-id': requestId };
+        const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json', 'user-agent': USER_AGENT, 'x-request-id': requestId };
         if (operation.apiKey) headers.authorization = `Bearer ${apiKey}`;
         let status: number | undefined;
         const observe: FetchFunction = async (req) => {
@@ -71,7 +90,9 @@ export function createTransport(settings: Readonly<VaultSettings>, policy: Retry
           requestId = response.headers.get('x-request-id') ?? requestId;
           return response;
         };
-        let answer: Awaited<ReturnType<UntypedRequest>>;
+        let answer: Awaited<ReturnType<UntypedRequest>> | undefined;
+        let failure: VaultConnectionError | undefined;
+        inFlight = write;
         try {
           answer = await request(operation.method.toUpperCase(), operation.path, {
             baseUrl,
@@ -84,18 +105,24 @@ export function createTransport(settings: Readonly<VaultSettings>, policy: Retry
           });
         } catch (cause) {
           if (deadline.signal.aborted) throw cause;
-          throw new VaultConnectionError(operationId, status, cause, requestId);
+          failure = new VaultConnectionError(operationId, status, cause, requestId);
+          if (write && failure.sent) throw new VaultWriteOutcomeUnknownError(operationId, failure, requestId);
         }
-        const outcome = readAnswer(operationId, answer.response, answer.response.ok ? answer.data : answer.error, requestId);
-        if (outcome.ok) return outcome.data as OperationResult<Op>;
-        const wait = retryDelay({ method: operation.method, ...outcome.refusal }, attempts, policy);
-        // A wait that would outlast the deadline is not started: the refusal is the better answer.
-        if (wait === undefined || wait >= deadline.remaining()) throw outcome.error;
-        options.onRetry?.({ operationId, attempt: attempts, waitMs: wait, reason: outcome.error });
+        inFlight = false;
+        const outcome = answer ? readAnswer(operationId, answer.response, answer.response.ok ? answer.data : answer.error, requestId) : undefined;
+        if (outcome?.ok) return outcome.data as OperationResult<Op>;
+        const reason = outcome ? outcome.error : failure!;
+        const wait = retryDelay(outcome ? { method: operation.method, ...outcome.refusal } : { method: operation.method }, attempts, policy);
+        // A wait that would outlast the deadline is not started: the failure is the better answer.
+        if (wait === undefined || wait >= deadline.remaining()) throw reason;
+        options.onRetry?.({ operationId, attempt: attempts, waitMs: wait, reason });
         await deadline.sleep(wait);
       }
     } catch (error) {
-      if (deadline.timedOut) throw new VaultTimeoutError(operationId, timeoutMs, attempts, requestId);
+      if (deadline.timedOut) {
+        const timeout = new VaultTimeoutError(operationId, timeoutMs, attempts, requestId);
+        throw inFlight ? new VaultWriteOutcomeUnknownError(operationId, timeout, requestId) : timeout;
+      }
       if (deadline.callerAborted) throw deadline.signal.reason;
       throw error;
     } finally {
@@ -124,6 +151,26 @@ function callSettings(operationId: OperationId, operation: Operation, settings: 
   }
   return { apiKey, timeoutMs };
 }
+
+/**
+ * A call's own headers, by lower-case name, without those the client sets itself on every attempt.
+ * One that HTTP cannot carry is refused before any request: sent, it would fail like a lost connection.
+ */
+function callHeaders(operationId: OperationId, given: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given ?? {})) {
+    const lower = name.toLowerCase();
+    if (OWN_HEADERS.has(lower) || value === undefined) continue;
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new VaultSettingsError('headers', `${operationId}: the header ${JSON.stringify(name)} has a name or value HTTP cannot carry`, operationId);
+    }
+    out[lower] = value;
+  }
+  return out;
+}
+const OWN_HEADERS = new Set(['accept', 'authorization', 'user-agent', 'x-request-id']);
 
 /** A random id for one attempt (a UUID where the runtime makes them: Node, and browsers on https). */
 function newRequestId(): string {

@@ -1,51 +1,60 @@
-// When a call is tried again. Only a read refused with `rate_limited` is: after `Retry-After` when the
-// answer carries it, otherwise after a jittered, growing backoff (an intermediary may strip the header,
-// section 7.1). Writes, `too_many_pending`, `daily_limit` and every other answer are final.
-import type { VaultApiError } from './errors.js';
+// When a call is tried again. A request refused with `rate_limited` recorded nothing (section 8.1
+// item 4), so it is sent again after `Retry-After`, a read or a write alike; a read whose header an
+// intermediary stripped (section 7.1) after a jittered, growing backoff instead. A read that got no
+// answer (connection refused, reset, closed) is sent again after the same backoff. A write that got
+// no answer never is: it may or may not have been carried out (section 7.2, `write_outcome_unknown`).
+// `too_many_pending`, `daily_limit` and every other answer are final.
+import type { VaultApiError, VaultConnectionError } from './errors.js';
 import type { OperationId } from './operations.js';
 
 export interface RetryOptions {
-  /** Further attempts after the first. Default 2. */
-  maxRetries?: number;
-  /** The first backoff when `Retry-After` is missing, in ms; it doubles per attempt. Default 1000. */
-  baseDelayMs?: number;
-  /** The longest backoff when `Retry-After` is missing, in ms. Default 30000. */
-  maxDelayMs?: number;
+  /** Further attempts after the first, whatever their reason. Default 2. */
+  maxRetries?: number | undefined;
+  /** The first backoff (no `Retry-After`, or no answer), in ms; it doubles per attempt. Default 1000. */
+  baseDelayMs?: number | undefined;
+  /** The longest backoff, in ms. Default 30000. */
+  maxDelayMs?: number | undefined;
   /**
-   * The longest `Retry-After` the client waits out, in ms. Default 30000. A refusal asking for longer
-   * is final at once (its `retryAfter` says how long): retrying sooner than asked would only be refused.
+   * The longest `Retry-After` the client waits out, in ms. Default 60000: a whole fixed window
+   * (section 8.1 item 4), the longest the per-minute limits ask for. A refusal asking for longer is
+   * final at once (its `retryAfter` says how long): retrying sooner than asked would only be refused.
    */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /** At most this many ms added at random to a `Retry-After` wait, so that clients refused together do not return together. Default 1000. */
-  retryAfterJitterMs?: number;
+  retryAfterJitterMs?: number | undefined;
 }
 
-export type RetryPolicy = Required<RetryOptions>;
+export type RetryPolicy = { readonly [K in keyof RetryOptions]-?: number };
 
 export const DEFAULT_RETRY: RetryPolicy = Object.freeze({
   maxRetries: 2,
   baseDelayMs: 1_000,
   maxDelayMs: 30_000,
-  maxRetryAfterMs: 30_000,
+  maxRetryAfterMs: 60_000,
   retryAfterJitterMs: 1_000,
 });
 
 export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
   if (options === false) return { ...DEFAULT_RETRY, maxRetries: 0 };
-  return { ...DEFAULT_RETRY, ...options };
+  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_RETRY, ...given };
 }
 
 /** What `onRetry` receives before each wait: a retry is never silent. */
 export interface RetryEvent {
   operationId: OperationId;
-  /** The attempt that was refused, from 1; the next one is `attempt + 1`. */
+  /** The attempt that failed, from 1; the next one is `attempt + 1`. */
   attempt: number;
-  /** How long the client waits before the next attempt, in ms (jitter included). */
+  /** How long the client waits before the next attempt, in whole ms (jitter included). */
   waitMs: number;
-  /** Why: the refusal being retried (429 `rate_limited`), with its `retryAfter` and `requestId`. */
-  reason: VaultApiError;
+  /**
+   * Why: the refusal being retried (429 `rate_limited`, with its `retryAfter` and `requestId`), or,
+   * for a read, the connection failure (refused, reset, closed before the answer).
+   */
+  reason: VaultApiError | VaultConnectionError;
 }
 
+/** An answer that refused the request. */
 export interface Refusal {
   method: string;
   status: number;
@@ -55,19 +64,32 @@ export interface Refusal {
   retryAfter: number | undefined;
 }
 
-/** The wait before attempt `attempt + 1` in ms, or undefined when the refusal is final. */
-export function retryDelay(refusal: Refusal, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
-  if (refusal.method.toLowerCase() !== 'get') return undefined;
-  if (refusal.status !== 429 || refusal.code !== 'rate_limited') return undefined;
+/** No answer: the connection was refused, reset or closed before a whole answer came. */
+export interface NoAnswer {
+  method: string;
+  status?: undefined;
+}
+
+/** The wait before attempt `attempt + 1` in whole ms, or undefined when the failure is final. */
+export function retryDelay(failure: Refusal | NoAnswer, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
   if (attempt > policy.maxRetries) return undefined;
-  if (refusal.retryAfter !== undefined) {
-    const asked = refusal.retryAfter * 1000;
-    return asked > policy.maxRetryAfterMs ? undefined : asked + random() * policy.retryAfterJitterMs;
+  const read = failure.method.toLowerCase() === 'get';
+  if (failure.status === undefined) return read ? backoff(attempt, policy, random) : undefined;
+  if (failure.status !== 429 || failure.code !== 'rate_limited') return undefined;
+  if (failure.retryAfter !== undefined) {
+    const asked = failure.retryAfter * 1000;
+    return asked > policy.maxRetryAfterMs ? undefined : Math.round(asked + random() * policy.retryAfterJitterMs);
   }
-  // "Equal jitter": half the ceiling for sure, the other half at random, so that clients refused
-  // together do not return together.
+  // Without the header a read backs off; a write does not guess: the recipe budget (24 hours) sends
+  // none, and the per-minute windows always do unless an intermediary stripped it.
+  return read ? backoff(attempt, policy, random) : undefined;
+}
+
+// "Equal jitter": half the ceiling for sure, the other half at random, so that clients refused
+// together do not return together.
+function backoff(attempt: number, policy: RetryPolicy, random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return ceiling / 2 + random() * (ceiling / 2);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
 /**

@@ -54,10 +54,10 @@ export interface VaultSettings {
 
 /** Values given in code; each overrides its environment variable and is checked by the same rule. */
 export interface SettingOverrides {
-  apiKey?: string;
-  apiUrl?: string;
-  proxyUrl?: string;
-  requestTimeoutMs?: number;
+  apiKey?: string | undefined;
+  apiUrl?: string | undefined;
+  proxyUrl?: string | undefined;
+  requestTimeoutMs?: number | undefined;
 }
 
 export interface ReadSettings {

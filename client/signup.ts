@@ -1,7 +1,10 @@
 // Waiting for the account holder's decision on a signup request (sections 3 and 4.7): poll with a
-// growing, jittered interval, never past the request's `expiresAt`.
+// growing, jittered interval, never past the request's `expiresAt`. A poll that got no answer (the
+// service restarting, a network blip) is no news: the request is still where it was, so the wait goes
+// on as it does for `pending`.
 import type { components } from './generated/schema.js';
 import { sleep } from './deadline.js';
+import { VaultConnectionError, VaultTimeoutError } from './errors.js';
 import type { CallOptions } from './operations.js';
 
 type Schemas = components['schemas'];
@@ -17,9 +20,14 @@ export type SignupOutcome =
 
 export interface WaitForSignupOptions extends CallOptions {
   /** The first wait between polls, in ms; it grows by half each poll. Default 1000. */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** The longest wait between polls, in ms. Default 30000. */
-  maxIntervalMs?: number;
+  maxIntervalMs?: number | undefined;
+  /**
+   * The filing's `expiresAt`: polls that get no answer are retried until then even before any poll
+   * was answered. Without it, only once a poll has told it.
+   */
+  expiresAt?: number | undefined;
 }
 
 const DEFAULT_INTERVAL_MS = 1_000;
@@ -31,23 +39,40 @@ type Poll = (input: { id: string }, options?: CallOptions) => Promise<SignupRequ
 /**
  * Polls a signup request until it leaves `pending` and returns its final state, discriminated by
  * `status`. The waits grow from `intervalMs` to `maxIntervalMs`, jittered, and are cut short so that
- * the last poll is at `expiresAt`, never after it. An absent `passwordOwnerManaged` (an older
- * deployment, section 9) is false. `signal` cancels the wait and the poll in flight. Each poll is
- * one call, with its own deadline (`timeoutMs`, or the client's) and retries.
+ * the last poll is at `expiresAt`, never after it. A poll that got no answer (`VaultConnectionError`
+ * after its own retries, or `VaultTimeoutError`) is followed by the next poll, as a `pending` answer
+ * is, until `expiresAt`; one at or after it is thrown. An absent `passwordOwnerManaged` (an older
+ * deployment, section 9) is false. `signal` cancels the wait and the poll in flight. Each poll is one
+ * call, with its own deadline (`timeoutMs`, or the client's) and retries.
  */
 export async function waitForSignupRequest(poll: Poll, id: string, options: WaitForSignupOptions = {}): Promise<SignupOutcome> {
-  const { signal, apiKey, timeoutMs } = options;
+  const { signal, apiKey, timeoutMs, headers } = options;
   const maxInterval = options.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
   let interval = Math.min(options.intervalMs ?? DEFAULT_INTERVAL_MS, maxInterval);
+  let expiresAt = options.expiresAt;
   for (;;) {
-    const answer = await poll({ id }, { signal, apiKey, timeoutMs });
+    let answer: SignupRequestStatus;
+    try {
+      answer = await poll({ id }, { signal, apiKey, timeoutMs, headers });
+    } catch (error) {
+      const noAnswer = error instanceof VaultConnectionError || error instanceof VaultTimeoutError;
+      if (!noAnswer || expiresAt === undefined || Date.now() >= expiresAt) throw error;
+      await sleepUntil(nextPoll(interval, expiresAt), signal);
+      interval = Math.min(interval * GROWTH, maxInterval);
+      continue;
+    }
     if (answer.status === 'approved') return { ...answer, passwordOwnerManaged: answer.passwordOwnerManaged ?? false };
     if (answer.status !== 'pending') return answer;
-    const now = Date.now();
-    if (answer.expiresAt <= now) return answer;
-    await sleepUntil(Math.min(now + interval / 2 + (Math.random() * interval) / 2, answer.expiresAt), signal);
+    expiresAt = answer.expiresAt;
+    if (answer.expiresAt <= Date.now()) return answer;
+    await sleepUntil(nextPoll(interval, answer.expiresAt), signal);
     interval = Math.min(interval * GROWTH, maxInterval);
   }
+}
+
+/** Half the interval for sure, the other half at random, and never after `expiresAt`. */
+function nextPoll(interval: number, expiresAt: number): number {
+  return Math.min(Date.now() + interval / 2 + (Math.random() * interval) / 2, expiresAt);
 }
 
 // Timers run on a monotonic clock and may fire a few ms before the wall clock reaches the mark, so

@@ -58,60 +58,60 @@ export interface StrictBodyMembers {
      * Number. The fewest characters the site accepts: a whole number, at most 64 and
      * not above `maxLength`; otherwise 400 `invalid_policy`. Ignored when not a number.
      */
-    minLength?: number;
+    minLength?: number | undefined;
     /**
      * Number. The most characters the site accepts: a whole number (otherwise 400
      * `invalid_policy`); below 12 gives 400 `password_too_short`. Ignored when not a
      * number.
      */
-    maxLength?: number;
+    maxLength?: number | undefined;
     /**
      * Boolean. `true` when the site rejects punctuation: the password then has no
      * symbol and `passwordPolicy` has no `symbolAlphabet`. Ignored when not a boolean.
      */
-    noSymbols?: boolean;
+    noSymbols?: boolean | undefined;
     /**
      * String. The exact punctuation the site accepts. It narrows the safe set
      * `!@#$*+-_=.?`: characters outside that set are ignored, and a string with none
      * of them gives 400 `invalid_policy`. Ignored when not a string.
      */
-    symbols?: string;
+    symbols?: string | undefined;
     /**
      * Boolean. `true` when the site rejects three identical characters in a row: the
      * password then never has one character three times in a row. Ignored when not a
      * boolean.
      */
-    noRepeats?: boolean;
+    noRepeats?: boolean | undefined;
   };
   rotateLoginPassword: {
     /**
      * Number. The fewest characters the site accepts: a whole number, at most 64 and
      * not above `maxLength`; otherwise 400 `invalid_policy`. Ignored when not a number.
      */
-    minLength?: number;
+    minLength?: number | undefined;
     /**
      * Number. The most characters the site accepts: a whole number (otherwise 400
      * `invalid_policy`); below 12 gives 400 `password_too_short`. Ignored when not a
      * number.
      */
-    maxLength?: number;
+    maxLength?: number | undefined;
     /**
      * Boolean. `true` when the site rejects punctuation: the password then has no
      * symbol and `passwordPolicy` has no `symbolAlphabet`. Ignored when not a boolean.
      */
-    noSymbols?: boolean;
+    noSymbols?: boolean | undefined;
     /**
      * String. The exact punctuation the site accepts. It narrows the safe set
      * `!@#$*+-_=.?`: characters outside that set are ignored, and a string with none
      * of them gives 400 `invalid_policy`. Ignored when not a string.
      */
-    symbols?: string;
+    symbols?: string | undefined;
     /**
      * Boolean. `true` when the site rejects three identical characters in a row: the
      * password then never has one character three times in a row. Ignored when not a
      * boolean.
      */
-    noRepeats?: boolean;
+    noRepeats?: boolean | undefined;
   };
 }
 

@@ -199,7 +199,7 @@ export const OPERATIONS = {`);
 export interface StrictBodyMembers {`);
   for (const op of operations.filter((o) => o.strict.length > 0)) {
     out.push(`  ${op.id}: {`);
-    for (const m of op.strict) out.push(`${comment(m.description, '    ')}    ${m.name}${m.required ? '' : '?'}: ${m.type};`);
+    for (const m of op.strict) out.push(`${comment(m.description, '    ')}    ${m.name}${m.required ? `: ${m.type}` : `?: ${m.type} | undefined`};`);
     out.push('  };');
   }
   out.push(`}

@@ -3,6 +3,7 @@
 import {
   createVaultClient,
   isVaultApiError,
+  readVaultSettings,
   OPERATIONS,
   VaultApiError,
   VaultError,
@@ -172,6 +173,23 @@ export function everyCode(error: unknown): string {
       return error.code satisfies never;
   }
 }
+
+// With an operation, the status is one the document gives it.
+export function statuses(error: unknown): string {
+  if (!isVaultApiError(error, 'getTokenCatalog')) return 'other';
+  assertType<Equal<typeof error.status, 401 | 408 | 429 | 431>>();
+  assertType<Equal<typeof error.status, ErrorStatus<'getTokenCatalog'>>>();
+  // @ts-expect-error getTokenCatalog documents no 404
+  if (error.status === 404) return 'never';
+  if (error.status === 429) return `retry in ${error.retryAfter ?? '?'} s`;
+  return error.code ?? 'undocumented';
+}
+export function filingStatuses(error: unknown): number {
+  if (!isVaultApiError(error, 'fileSignupRequest')) return 0;
+  assertType<Equal<typeof error.status, 400 | 401 | 403 | 408 | 413 | 429 | 431>>();
+  assertType<Equal<typeof error.code, ErrorCode<'fileSignupRequest'> | null>>();
+  return error.status;
+}
 export function missedCode(error: VaultApiError<'getTokenCatalog'>): string {
   switch (error.code) {
     case 'unauthorized':
@@ -214,3 +232,39 @@ createVaultClient({
 createVaultClient({ onRetry: (operationId: string, attempt: number) => console.log(operationId, attempt) });
 // @ts-expect-error requestTimeoutMs is a number of milliseconds
 createVaultClient({ requestTimeoutMs: '180000' });
+
+// Every optional member of every option and input takes an explicit undefined, as a value read from
+// the environment or an optional argument may be (exactOptionalPropertyTypes): undefined is not sent.
+declare const maybeText: string | undefined;
+declare const maybeNumber: number | undefined;
+declare const maybeBoolean: boolean | undefined;
+declare const maybeSignal: AbortSignal | undefined;
+export async function explicitUndefined(): Promise<void> {
+  const vault = createVaultClient({
+    apiKey: maybeText,
+    apiUrl: maybeText,
+    proxyUrl: maybeText,
+    requestTimeoutMs: maybeNumber,
+    env: undefined,
+    retry: { maxRetries: maybeNumber, baseDelayMs: maybeNumber, maxDelayMs: maybeNumber, maxRetryAfterMs: maybeNumber, retryAfterJitterMs: maybeNumber },
+    onRetry: undefined,
+    fetch: undefined,
+    onWarning: undefined,
+    middleware: [{ onRequest: undefined, onResponse: ({ response }) => console.log(response.status), onError: undefined }],
+  });
+  createVaultClient({ retry: undefined, middleware: undefined });
+  const call = { signal: maybeSignal, apiKey: maybeText, timeoutMs: maybeNumber, headers: undefined };
+  await vault.getTokenCatalog({ url: maybeText, host: maybeText }, call);
+  await vault.getRecipes({ url: maybeText, full: undefined }, call);
+  await vault.fileSignupRequest(
+    { website: 'acme.com', email: 'jane@example.com', username: maybeText, minLength: maybeNumber, maxLength: maybeNumber, noSymbols: maybeBoolean, symbols: maybeText, noRepeats: maybeBoolean },
+    call,
+  );
+  await vault.rotateLoginPassword({ label: 'acme', minLength: maybeNumber, noRepeats: maybeBoolean }, call);
+  await vault.waitForSignupRequest('sreq_1', { ...call, intervalMs: maybeNumber, maxIntervalMs: maybeNumber, expiresAt: maybeNumber });
+  await vault.lookupRecipes('https://www.acme.com/checkout', call);
+  readVaultSettings({}, { apiKey: maybeText, apiUrl: maybeText, proxyUrl: maybeText, requestTimeoutMs: maybeNumber });
+  // A required member still does not take undefined.
+  // @ts-expect-error the request id is a string
+  await vault.getSignupRequest({ id: maybeText });
+}

@@ -73,7 +73,7 @@ describe('an answer the document does not describe', () => {
       res.write(JSON.stringify(EMPTY_CATALOG).slice(0, 20));
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    const error = await clientFor(server, 'vk_test').getTokenCatalog().catch((e: unknown) => e);
+    const error = await clientFor(server, 'vk_test', { retry: false }).getTokenCatalog().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VaultConnectionError);
     expect(error).toMatchObject({ status: 200, code: null, operationId: 'getTokenCatalog' });
     expect(server.seen).toHaveLength(1);
@@ -82,9 +82,9 @@ describe('an answer the document does not describe', () => {
   it('when nothing listens at the base URL, then it is a VaultConnectionError without a status', async () => {
     const server = await startTinyServer(() => undefined);
     await server.close();
-    const error = await clientFor(server, 'vk_test').getTokenCatalog().catch((e: unknown) => e);
+    const error = await clientFor(server, 'vk_test', { retry: false }).getTokenCatalog().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VaultConnectionError);
-    expect(error).toMatchObject({ status: undefined, code: null });
+    expect(error).toMatchObject({ status: undefined, code: null, sent: false });
     expect((error as Error).message).toContain('ECONNREFUSED');
   });
 });
@@ -122,6 +122,27 @@ describe('isVaultApiError', () => {
     expect(isVaultApiError(error, 'getTokenCatalog')).toBe(false);
     expect(isVaultApiError(new Error('x'))).toBe(false);
     expect(error).toBeInstanceOf(VaultApiError);
+  });
+
+  it('when the status is not one the document gives the operation (a proxy 502), then only the forms without an operation match it', async () => {
+    const server = await tiny((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>502 Bad Gateway</html>');
+    });
+    const error = await apiError(clientFor(server, 'vk_test').fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }));
+    expect(error).toMatchObject({ status: 502, code: null });
+    expect(isVaultApiError(error)).toBe(true);
+    expect(isVaultApiError(error, 'fileSignupRequest')).toBe(false);
+  });
+
+  it('when the status is documented but the body is not (an HTML 429), then the operation form matches it, with code null', async () => {
+    const server = await tiny((_req, res) => {
+      res.writeHead(429, { 'content-type': 'text/html' });
+      res.end('<html>slow down</html>');
+    });
+    const error = await apiError(clientFor(server, 'vk_test').fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }));
+    expect(isVaultApiError(error, 'fileSignupRequest') && error.status === 429 && error.code === null).toBe(true);
+    expect(isVaultApiError(error, 'fileSignupRequest', 429)).toBe(true);
   });
 });
 

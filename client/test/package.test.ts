@@ -1,20 +1,26 @@
 // The package as its users get it: `npm pack` in client/, the tarball installed into empty folders
 // outside the repository (so nothing resolves from its node_modules), programs type-checked there and
 // run with node against the reference server, started as `npm start` starts it: an ES module project
-// with its own tsc, and a CommonJS one (`module: node16`) compiled with the repository's tsc. The
-// README's integrator example is one of those programs, taken from README.md as written.
-import { spawn } from 'node:child_process';
+// with its own TypeScript 5 and 7, under the strictest settings, and a CommonJS one (`module: node16`)
+// compiled with the repository's tsc. The README's integrator example is one of those programs, taken
+// from README.md as written; the client's type tests are others, importing the installed package.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../../server/test/process.js';
 import { createVaultClient } from '../index.js';
+import { freePort } from '../../scripts/free-port.js';
 import { Holder, until } from './support/sandbox.js';
+import { forward, startTinyServer, type TinyServer } from './support/tiny-server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLIENT = join(ROOT, 'client');
 const TYPESCRIPT = '5.9.3';
+// The current TypeScript 7 (npm's typescript@latest when this was written), installed beside 5 under
+// an alias. It is a native compiler with no JavaScript API; its package's bin/tsc runs it.
+const TYPESCRIPT_7 = '7.0.2';
 
 interface Run {
   code: number | null;
@@ -45,13 +51,24 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
-/** The first ```ts block of README.md's "Integrators" section, exactly as written. */
-function readmeExample(): string {
+/** The `n`th ```ts block of README.md's "Integrators" section (0 for the first), exactly as written. */
+function readmeExample(n = 0): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Integrators\n'));
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (readme.indexOf('\n## Integrators\n') < 0 || !block) throw new Error('README.md has no ```ts block under "## Integrators"');
+  const start = readme.indexOf('\n## Integrators\n');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][n];
+  if (start < 0 || !block) throw new Error(`README.md has no ${n + 1} \`\`\`ts blocks under "## Integrators"`);
   return block[1]!;
+}
+
+/** The client's type-level tests, compiled in the clean folder against the installed package. */
+const TYPE_TESTS = ['client.test-d.ts', 'types.test-d.ts'];
+
+/** A type test of the repository as an integrator would write it: its imports of the client name the package. */
+function asInstalled(source: string): string {
+  const rewritten = source.replace(/from '\.\.\/(index|generated\/schema)\.js'/g, "from '@credential-vault/client'");
+  if (/from '\.\.?\//.test(rewritten)) throw new Error('a type test imports a repository file the package does not ship');
+  return rewritten;
 }
 
 /** The ```ts block of the package's own README (client/README.md), compiled but not run. */
@@ -189,9 +206,49 @@ const TSCONFIG = {
     types: [],
     resolveJsonModule: true,
     skipLibCheck: false,
+    // The strictest settings an integrator may use; the package's declarations are checked under them too.
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
   },
-  files: ['example.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts'],
+  files: ['example.mts', 'mock.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts', ...TYPE_TESTS.map((t) => t.replace(/\.ts$/, '.mts'))],
 };
+
+// The Prism mock of `npm run mock`, for the README example that sends it `Prefer`; started with the
+// rest of the set-up and awaited by that test alone. Its own process group, stopped in one signal.
+let prism: ChildProcess | undefined;
+let prismBase = '';
+let prismOutput = '';
+let prismStarted: Promise<void> = Promise.resolve();
+
+async function startPrism(): Promise<void> {
+  const port = await freePort();
+  prismBase = `http://127.0.0.1:${port}`;
+  prism = spawn(join(ROOT, 'node_modules', '.bin', 'prism'), ['mock', '--host', '127.0.0.1', '--port', String(port), join(ROOT, 'dist', 'openapi.yaml')], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  prism.stdout!.on('data', (chunk: Buffer) => (prismOutput += chunk.toString()));
+  prism.stderr!.on('data', (chunk: Buffer) => (prismOutput += chunk.toString()));
+  await until(
+    async () => {
+      if (prism?.exitCode !== null) throw new Error(`prism exited:\n${prismOutput}`);
+      return (await fetch(`${prismBase}/v1/recipes`)).status > 0 ? true : undefined;
+    },
+    90_000,
+  );
+}
+
+async function stopPrism(): Promise<void> {
+  const child = prism;
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid!, 'SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 describe('the packed client package', () => {
   let folder: string;
@@ -200,10 +257,14 @@ describe('the packed client package', () => {
   let packed: { filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
   let installMs: number;
   let compiled: Run;
+  let compiled7: Run;
   let server: ServerProcess;
   let local: { baseUrl: string; accountId: string; adminToken: string; keys: { agent: string; signup: string } };
 
   beforeAll(async () => {
+    prismStarted = startPrism();
+    // Awaited by its test; a failure to start is reported there, not as an unhandled rejection here.
+    prismStarted.catch(() => undefined);
     folder = mkdtempSync(join(tmpdir(), 'vault-client-'));
     const pack = await run('npm', ['pack', '--json', '--pack-destination', folder], CLIENT);
     if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
@@ -215,7 +276,7 @@ describe('the packed client package', () => {
     const started = Date.now();
     const tarball = join(folder, packed.filename);
     const [install, cjsInstall] = await Promise.all([
-      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`], folder),
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`, `typescript7@npm:typescript@${TYPESCRIPT_7}`], folder),
       run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], cjsFolder),
     ]);
     installMs = Date.now() - started;
@@ -232,14 +293,17 @@ describe('the packed client package', () => {
     // The programs are compiled once, here, and run by the tests below; the example types the demo
     // server's data/local.json, so it is compiled after the server wrote it.
     writeFileSync(join(folder, 'example.mts'), readmeExample());
+    writeFileSync(join(folder, 'mock.mts'), readmeExample(1));
     writeFileSync(join(folder, 'smoke.mts'), SMOKE);
     writeFileSync(join(folder, 'wrong.mts'), WRONG);
     writeFileSync(join(folder, 'package-readme.mts'), packageReadmeExample());
+    for (const name of TYPE_TESTS) writeFileSync(join(folder, name.replace(/\.ts$/, '.mts')), asInstalled(readFileSync(join(CLIENT, 'test', name), 'utf8')));
     writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
     writeFileSync(join(cjsFolder, 'main.ts'), COMMONJS);
     writeFileSync(join(cjsFolder, 'tsconfig.json'), JSON.stringify(COMMONJS_TSCONFIG, null, 2));
-    [compiled, cjsCompiled] = await Promise.all([
+    [compiled, compiled7, cjsCompiled] = await Promise.all([
       run(process.execPath, [join(folder, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], folder),
+      run(process.execPath, [join(folder, 'node_modules', 'typescript7', 'bin', 'tsc'), '-p', folder], folder),
       // The repository's own tsc: the CommonJS project has no compiler of its own.
       run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', cjsFolder], cjsFolder),
     ]);
@@ -247,6 +311,7 @@ describe('the packed client package', () => {
 
   afterAll(async () => {
     await server?.stop();
+    await stopPrism();
     for (const dir of [folder, cjsFolder]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -270,9 +335,16 @@ describe('the packed client package', () => {
     expect(JSON.parse(readFileSync(join(folder, 'node_modules', '@credential-vault', 'client', 'dist', 'cjs', 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
   });
 
-  it('when programs are type-checked with the clean folder tsc, then correct ones compile and wrong calls are refused', () => {
+  it('when programs and the type tests are type-checked with the clean folder TypeScript 5, under the strictest settings, then correct ones compile and wrong calls are refused', () => {
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.code).toBe(0);
+  });
+
+  it('when the same are type-checked with TypeScript 7, then they compile the same', async () => {
+    const version = await run(process.execPath, [join(folder, 'node_modules', 'typescript7', 'bin', 'tsc'), '--version'], folder);
+    expect(version.stdout.trim()).toBe(`Version ${TYPESCRIPT_7}`);
+    expect(compiled7.stdout + compiled7.stderr).toBe('');
+    expect(compiled7.code).toBe(0);
   });
 
   it('when a program runs from the installed package with only environment settings, then it reaches every part of the API it calls', async () => {
@@ -329,6 +401,22 @@ describe('the packed client package', () => {
   }, 60_000);
 
   // After the test above: the example's own request was decided, so the five filed here are the only pending ones.
+  it('when the README example of the extension points runs against Prism, then the mock answers what Prefer asked and every request carried the trace context', async () => {
+    await prismStarted;
+    const relay: TinyServer = await startTinyServer((req, res, _i, seen) => forward(prismBase, req, res, seen));
+    try {
+      const done = await run(process.execPath, ['mock.mjs'], folder, { PATH: process.env.PATH, VAULT_API_URL: relay.base, VAULT_API_KEY: 'vk_mock' }, 30_000);
+      expect(done.stderr).toBe('');
+      expect(done.stdout).toBe('POST /v1/logins/username 409 55\nthe mock answered username_already_set\n');
+      expect(done.code).toBe(0);
+      expect(relay.seen).toHaveLength(1);
+      expect(relay.seen[0]!.headers.prefer).toBe('code=409, example=username_already_set');
+      expect(relay.seen[0]!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    } finally {
+      await relay.close();
+    }
+  }, 90_000);
+
   it('when five requests already await the account holder, then the README example takes its too_many_pending branch', async () => {
     const vault = createVaultClient({ env: {}, apiUrl: local.baseUrl, apiKey: local.keys.signup });
     for (let i = 0; i < 5; i++) await vault.fileSignupRequest({ website: `pending${i}.com`, email: 'jane@example.com' });

@@ -1,6 +1,7 @@
-// Retries and deadlines: a read refused with rate_limited is tried again after Retry-After (or a
-// jittered backoff when the header was stripped), within bounded attempts and one deadline for the
-// whole call; writes and every other refusal are final; an AbortSignal cancels everything.
+// Retries and deadlines: a request refused with rate_limited (which records nothing) is tried again
+// after Retry-After, a read also after a jittered backoff when the header was stripped, within bounded
+// attempts and one deadline for the whole call; every other refusal is final; an AbortSignal cancels
+// everything. What the network does (no answer) is in network-failures.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,7 +69,8 @@ describe('a read refused with rate_limited', () => {
     expect(retries).toEqual([{ operationId: 'getTokenCatalog', attempt: 1, waitMs: expect.any(Number), reason: expect.any(VaultApiError) }]);
     const [{ waitMs, reason }] = retries as [RetryEvent];
     expect(waitMs).toBeGreaterThanOrEqual(retryAfter * 1000);
-    expect(waitMs).toBeLessThan(retryAfter * 1000 + DEFAULT_RETRY.retryAfterJitterMs);
+    expect(waitMs).toBeLessThanOrEqual(retryAfter * 1000 + DEFAULT_RETRY.retryAfterJitterMs);
+    expect(Number.isInteger(waitMs)).toBe(true);
     expect(reason).toMatchObject({ status: 429, code: 'rate_limited', retryAfter, requestId: answers[1]!.requestId });
     expect(sandbox.server.logs.find((l) => l.requestId === reason.requestId)).toMatchObject({ status: 429, operation: 'getTokenCatalog' });
     expect(count(sandbox.server, 'getTokenCatalog')).toBe(3);
@@ -156,17 +158,24 @@ describe('a read refused with rate_limited', () => {
   });
 });
 
-describe('answers that are never retried', () => {
-  it('when a login write is refused with rate_limited and Retry-After, then it is not retried', async () => {
-    const sandbox = await sandboxWith({ 'login-writes-per-key': 1 });
-    const { key } = await sandbox.holder.account({ signup: true });
-    const vault = clientFor(sandbox, key);
-    // The minute's one write, spent by a filing that succeeds (a refused write would record nothing).
-    await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com' });
-    const error = await apiError(vault.setLoginUsername({ label: 'nosuchlogin', username: 'shopper.jane' }));
-    expect(error).toMatchObject({ status: 429, code: 'rate_limited', operationId: 'setLoginUsername' });
-    expect(error.retryAfter).toBeGreaterThanOrEqual(1);
-    expect(count(sandbox.server, 'setLoginUsername')).toBe(1);
+describe('writes refused with rate_limited, and answers never retried', () => {
+  it('when a login write is refused with rate_limited and Retry-After, then it is sent again in the next window and filed once', async () => {
+    const clock = new RealTimeClock();
+    const sandbox = await sandboxWith({ 'login-writes-per-key': 1 }, clock);
+    const { accountId, key } = await sandbox.holder.account({ signup: true });
+    const retries: RetryEvent[] = [];
+    const vault = clientFor(sandbox, key, { onRetry: (event) => retries.push(event) });
+    clock.standBeforeMinuteEnds(1_500);
+    // The minute's one write, spent by a filing that succeeds; the second is refused, recording nothing (section 8.1 item 4).
+    const first = await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com' });
+    const second = await vault.fileSignupRequest({ website: 'example.org', email: 'jane@example.com' });
+    expect(second.status).toBe('pending');
+    expect(retries).toEqual([{ operationId: 'fileSignupRequest', attempt: 1, waitMs: expect.any(Number), reason: expect.any(VaultApiError) }]);
+    expect(retries[0]!.reason).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(retries[0]!.waitMs).toBeGreaterThanOrEqual((retries[0]!.reason as VaultApiError).retryAfter! * 1000);
+    expect(sandbox.server.logs.filter((l) => l.operation === 'fileSignupRequest').map((l) => l.status)).toEqual([202, 429, 202]);
+    const links = await sandbox.holder.links(accountId);
+    expect(links.filter((l) => l.kind === 'signup').map((l) => l.requestId).sort()).toEqual([first.requestId, second.requestId].sort());
   });
 
   it('when five requests already await the holder, then too_many_pending is final and has no Retry-After', async () => {
@@ -198,9 +207,19 @@ describe('answers that are never retried', () => {
     expect(count(sandbox.server, 'getRecipeSubmission')).toBe(1);
   });
 
-  it('when a write is answered 429 rate_limited by an intermediary, then it is not retried either', async () => {
-    const server = await tiny((_req, res) => json(res, 429, rateLimited, { 'retry-after': '1' }));
-    await apiError(clientFor(server, 'vk_test').submitRecipe({ key: 'example.com', kind: 'platform', status: 'partial' }));
+  it('when a write is refused with rate_limited and Retry-After, then it is sent again, the same body with a new request id', async () => {
+    const server = await tiny((_req, res, i) => (i === 0 ? json(res, 429, rateLimited, { 'retry-after': '1' }) : json(res, 202, { submissionId: 'sub_1', status: 'pending' })));
+    const recipe = { key: 'example.com', kind: 'platform', status: 'partial' } as const;
+    expect(await clientFor(server, 'vk_test').submitRecipe(recipe)).toEqual({ submissionId: 'sub_1', status: 'pending' });
+    expect(server.seen).toHaveLength(2);
+    expect(server.seen.map((s) => JSON.parse(s.body))).toEqual([recipe, recipe]);
+    expect(server.seen[1]!.headers['x-request-id']).not.toBe(server.seen[0]!.headers['x-request-id']);
+  });
+
+  it('when a write is refused with rate_limited and no Retry-After (the recipe budget, or a stripped header), then it is final', async () => {
+    const server = await tiny((_req, res) => json(res, 429, rateLimited));
+    const error = await apiError(clientFor(server, 'vk_test').submitRecipe({ key: 'example.com', kind: 'platform', status: 'partial' }));
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: undefined });
     expect(server.seen).toHaveLength(1);
   });
 });
@@ -225,10 +244,10 @@ describe('the request deadline', () => {
     await server.seen[1]!.closed;
   });
 
-  it('when the answer never comes, then the call rejects with request_timeout and the connection is closed', async () => {
+  it('when the answer to a read never comes, then the call rejects with request_timeout and the connection is closed', async () => {
     const server = await tiny(() => undefined);
     const vault = clientFor(server, 'vk_test', { requestTimeoutMs: 300 });
-    const error = await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }).catch((e: unknown) => e);
+    const error = await vault.getTokenCatalog({ url: 'https://www.acme.com/' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'VaultTimeoutError', code: 'request_timeout', attempts: 1 });
     await server.seen[0]!.closed;
     expect(vault.warnings).toEqual([expect.stringContaining('VAULT_REQUEST_TIMEOUT_MS=300 is below 150000')]);
@@ -291,9 +310,13 @@ describe('retryDelay and parseRetryAfter', () => {
 
   it.each([
     ['a read refused with Retry-After 7', { ...refusal, retryAfter: 7 }, 1, 7_500],
-    ['a read refused with Retry-After 30, the longest waited out', { ...refusal, retryAfter: 30 }, 1, 30_500],
-    ['a read refused with Retry-After 31, over the longest waited out', { ...refusal, retryAfter: 31 }, 1, undefined],
-    ['a write', { ...refusal, method: 'post' }, 1, undefined],
+    ['a read refused with Retry-After 60, the longest waited out (a whole window)', { ...refusal, retryAfter: 60 }, 1, 60_500],
+    ['a read refused with Retry-After 61, over the longest waited out', { ...refusal, retryAfter: 61 }, 1, undefined],
+    ['a write refused with Retry-After 7', { ...refusal, method: 'post', retryAfter: 7 }, 1, 7_500],
+    ['a write refused without Retry-After', { ...refusal, method: 'post' }, 1, undefined],
+    ['a read that got no answer', { method: 'get' }, 2, 1_500],
+    ['a write that got no answer', { method: 'post' }, 1, undefined],
+    ['a read that got no answer after the last retry', { method: 'get' }, 4, undefined],
     ['too_many_pending', { ...refusal, code: 'too_many_pending' }, 1, undefined],
     ['daily_limit', { ...refusal, code: 'daily_limit' }, 1, undefined],
     ['a 503', { ...refusal, status: 503, code: null }, 1, undefined],
@@ -304,7 +327,7 @@ describe('retryDelay and parseRetryAfter', () => {
 
   it('when Retry-After is given, then the wait is that long plus up to a second of jitter, never less', () => {
     const given = { ...refusal, retryAfter: 7 };
-    expect([0, 0.25, 0.999].map((r) => retryDelay(given, 1, policy, () => r))).toEqual([7_000, 7_250, 7_999]);
+    expect([0, 0.25, 0.999, 0.12345].map((r) => retryDelay(given, 1, policy, () => r))).toEqual([7_000, 7_250, 7_999, 7_123]);
     expect(retryDelay(given, 1, { ...policy, retryAfterJitterMs: 0 }, () => 0.9)).toBe(7_000);
     expect(retryDelay(given, 1, { ...policy, maxRetryAfterMs: 6_999 }, () => 0)).toBeUndefined();
   });
@@ -332,10 +355,10 @@ describe('the worst case the README states', () => {
     // The longest backoff sum: the ceiling of each retry's wait, doubling from baseDelayMs up to maxDelayMs.
     const backoff = Array.from({ length: maxRetries }, (_, i) => Math.min(maxDelayMs, baseDelayMs * 2 ** i)).reduce((a, b) => a + b, 0);
     const sentence =
-      `a call blocks at most ${s(SETTING_RULES.requestTimeoutMs.default)} s, the default \`VAULT_REQUEST_TIMEOUT_MS\`, whatever the server does, ` +
-      `and then throws \`VaultTimeoutError\`; of that, waiting to retry takes at most ${s(maxRetries * (maxRetryAfterMs + retryAfterJitterMs))} s ` +
+      `a call blocks at most ${s(SETTING_RULES.requestTimeoutMs.default)} s, the default \`VAULT_REQUEST_TIMEOUT_MS\`, whatever the server or the network does, ` +
+      `and then throws \`VaultTimeoutError\` (a write in flight then: \`VaultWriteOutcomeUnknownError\`); of that, waiting to retry takes at most ${s(maxRetries * (maxRetryAfterMs + retryAfterJitterMs))} s ` +
       `(${maxRetries} retries, each after a \`Retry-After\` of at most ${s(maxRetryAfterMs)} s plus up to ${s(retryAfterJitterMs)} s of jitter), ` +
-      `or at most ${s(backoff)} s of backoff when \`Retry-After\` was stripped.`;
+      `or at most ${s(backoff)} s of backoff when \`Retry-After\` was stripped or no answer came.`;
     expect(readme).toContain(sentence);
   });
 });

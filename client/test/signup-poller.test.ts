@@ -5,7 +5,8 @@ import { ManualClock } from '../../server/domain/clock.js';
 import { waitForSignupRequest } from '../signup.js';
 import { clientFor } from './support/clients.js';
 import { startSandbox, until, type Sandbox } from './support/sandbox.js';
-import { json, startTinyServer, type TinyServer } from './support/tiny-server.js';
+import { VaultConnectionError, type RetryEvent } from '../index.js';
+import { forward, json, reset, startTinyServer, type TinyServer } from './support/tiny-server.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const fast = { intervalMs: 40, maxIntervalMs: 200 };
@@ -20,7 +21,7 @@ afterEach(async () => {
   while (others.length > 0) await others.pop()!.close();
 });
 
-async function filed(target: Sandbox = sandbox) {
+async function filed(target: Sandbox = sandbox, beforeFiling = () => {}) {
   const { accountId, key } = await target.holder.account({ signup: true });
   const polls: number[] = [];
   const vault = clientFor(target, key, {
@@ -29,6 +30,7 @@ async function filed(target: Sandbox = sandbox) {
       return fetch(request);
     },
   });
+  beforeFiling();
   const request = await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com' });
   return { accountId, vault, request, polls };
 }
@@ -75,11 +77,12 @@ describe('waitForSignupRequest', () => {
   });
 
   it('when the server keeps answering pending past expiresAt, then the last poll is at expiresAt and it returns pending', async () => {
-    // The server's clock stands still about two seconds before the request's 24 hours end, so it
-    // answers pending for as long as anyone asks; this machine's clock passes expiresAt.
-    const own = await startSandbox({ clock: new ManualClock(Date.now() - DAY_MS + 2_000) });
+    // The server's clock stands still, set when the request is filed to two seconds before its 24
+    // hours end, so it answers pending for as long as anyone asks; this machine's clock passes expiresAt.
+    const clock = new ManualClock(Date.now() - DAY_MS);
+    const own = await startSandbox({ clock });
     others.push(own);
-    const { vault, request, polls } = await filed(own);
+    const { vault, request, polls } = await filed(own, () => clock.advance(Date.now() + 2_000 - DAY_MS - clock.now()));
     const outcome = await vault.waitForSignupRequest(request.requestId, { intervalMs: 300, maxIntervalMs: 600 });
     const returnedAt = Date.now();
     expect(outcome).toEqual({ status: 'pending', expiresAt: request.expiresAt });
@@ -126,6 +129,86 @@ describe('waitForSignupRequest', () => {
     others.push(older);
     const outcome = await clientFor(older, 'vk_test').waitForSignupRequest('sreq_1');
     expect(outcome).toEqual({ ...approved, passwordOwnerManaged: false });
+  });
+});
+
+/**
+ * A filed request, polled through a server in front of the reference server that passes requests on
+ * until the test breaks the network: `mode.reset` resets each poll's connection; `relay.refuse()` stops
+ * it listening.
+ */
+async function filedBehindRelay(target: Sandbox = sandbox, beforeFiling = () => {}) {
+  const { accountId, key } = await target.holder.account({ signup: true });
+  const mode = { reset: false };
+  const relay = await startTinyServer((req, res, _i, seen) => (mode.reset ? reset(res) : forward(target.base, req, res, seen)));
+  others.push(relay);
+  beforeFiling();
+  const request = await clientFor(target, key).fileSignupRequest({ website: 'example.com', email: 'jane@example.com' });
+  const failures: RetryEvent[] = [];
+  const vault = clientFor(relay, key, { retry: { baseDelayMs: 20, maxDelayMs: 40 }, onRetry: (e) => failures.push(e) });
+  return { accountId, request, relay, mode, vault, failures };
+}
+
+describe('waitForSignupRequest when the network fails', () => {
+  it('when the port refuses connections for several polls while the holder approves, then it keeps polling and returns approved', async () => {
+    const { accountId, request, relay, vault, failures } = await filedBehindRelay();
+    const waiting = vault.waitForSignupRequest(request.requestId, fast);
+    // The second poll arrives once the first was answered: the poller knows expiresAt.
+    await until(async () => (relay.seen.length >= 2 ? true : undefined));
+    await relay.refuse();
+    // Two polls fail whole (each after its own two retries): six refused attempts.
+    await until(async () => (failures.length >= 4 ? true : undefined));
+    await sandbox.holder.decideSignup(accountId, request.requestId, 'approve');
+    await until(async () => (failures.length >= 6 ? true : undefined));
+    await relay.accept();
+    const outcome = await waiting;
+    expect(outcome).toMatchObject({ status: 'approved', login: { label: 'example' } });
+    // The poll in flight when the port closed may be cut instead; the rest are refused.
+    expect(failures.every((f) => f.reason instanceof VaultConnectionError)).toBe(true);
+    expect(failures.filter((f) => f.reason.message.includes('ECONNREFUSED')).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('when each poll is reset for a while, then it keeps polling and returns the decision', async () => {
+    const { accountId, request, relay, mode, vault, failures } = await filedBehindRelay();
+    const waiting = vault.waitForSignupRequest(request.requestId, fast);
+    await until(async () => (relay.seen.length >= 2 ? true : undefined));
+    mode.reset = true;
+    await until(async () => (failures.length >= 6 ? true : undefined));
+    await sandbox.holder.decideSignup(accountId, request.requestId, 'deny');
+    mode.reset = false;
+    expect(await waiting).toEqual({ status: 'denied' });
+    expect(failures.some((f) => f.reason.message.includes('ECONNRESET'))).toBe(true);
+  });
+
+  it('when polls still get no answer at expiresAt, then the poll at expiresAt is the last and its failure is thrown', async () => {
+    // The server's clock stands still, set so the request expires two seconds after it is filed.
+    const clock = new ManualClock(Date.now() - DAY_MS);
+    const own = await startSandbox({ clock });
+    others.push(own);
+    const { request, relay, mode, vault } = await filedBehindRelay(own, () => clock.advance(Date.now() + 2_000 - DAY_MS - clock.now()));
+    const waiting = vault.waitForSignupRequest(request.requestId, { intervalMs: 200, maxIntervalMs: 400 }).catch((e: unknown) => e);
+    await until(async () => (relay.seen.length >= 2 ? true : undefined));
+    mode.reset = true;
+    const error = await waiting;
+    const endedAt = Date.now();
+    expect(error).toBeInstanceOf(VaultConnectionError);
+    expect(endedAt).toBeGreaterThanOrEqual(request.expiresAt);
+    const count = relay.seen.length;
+    expect(relay.seen.at(-1)!.at).toBeGreaterThanOrEqual(request.expiresAt);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(relay.seen).toHaveLength(count);
+  });
+
+  it('when the first poll gets no answer, then it is thrown unless the filing\'s expiresAt was given', async () => {
+    const { accountId, request, relay, vault, failures } = await filedBehindRelay();
+    await relay.refuse();
+    await expect(vault.waitForSignupRequest(request.requestId, fast)).rejects.toBeInstanceOf(VaultConnectionError);
+    const waiting = vault.waitForSignupRequest(request.requestId, { ...fast, expiresAt: request.expiresAt });
+    const before = failures.length;
+    await until(async () => (failures.length >= before + 4 ? true : undefined));
+    await sandbox.holder.decideSignup(accountId, request.requestId, 'deny');
+    await relay.accept();
+    expect(await waiting).toEqual({ status: 'denied' });
   });
 });
 
