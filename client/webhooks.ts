@@ -16,13 +16,13 @@ export interface WebhookSignatureInput {
   /** The signature as received, in `signatureEncoding`. */
   signature: string;
   /** How far `t` may be from now, either way, in seconds. Default 300. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** The unit of `t`, which the specification leaves open. Default: the document's (`seconds`, Unix time). */
-  timestampUnit?: 'seconds' | 'milliseconds';
+  timestampUnit?: 'seconds' | 'milliseconds' | undefined;
   /** The encoding of the signature, which the specification leaves open. Default: the document's (`hex`). */
-  signatureEncoding?: 'hex' | 'base64';
+  signatureEncoding?: 'hex' | 'base64' | undefined;
   /** The current time in ms; default `Date.now()`. */
-  now?: number;
+  now?: number | undefined;
 }
 
 export type WebhookVerification =
@@ -94,7 +94,7 @@ export interface WebhookRequestInput extends Omit<WebhookSignatureInput, 'timest
    * The signature header's name and format. Default: the document's (`DEFAULT_SIGNATURE_HEADER`). A
    * deployment that chose otherwise (section 6 item 6 leaves them open) passes its own.
    */
-  header?: SignatureHeaderFormat;
+  header?: SignatureHeaderFormat | undefined;
 }
 
 /**
