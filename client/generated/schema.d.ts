@@ -912,11 +912,13 @@ export interface components {
         };
         /**
          * ApiErrorCode
-         * @description Every `code` the HTTP API returns (specification section 7.1). Each operation narrows
-         *     `code` to the values it can return for a given status.
+         * @description Every `code` the HTTP API returns: those of specification section 7.1, and
+         *     `storage_full` (503), the reference server's answer when it cannot store what a
+         *     request must record. Each operation narrows `code` to the values it can return for a
+         *     given status.
          * @enum {string}
          */
-        ApiErrorCode: "bad_request" | "invalid_website" | "invalid_email" | "invalid_username" | "password_too_short" | "invalid_policy" | "invalid_recipe" | "declared_not_offered" | "declared_required" | "unauthorized" | "invalid_api_key" | "signup_not_enabled" | "login_limit" | "scope_denied" | "not_found" | "request_not_found" | "username_already_set" | "not_rotatable" | "signup_requires_approval" | "rate_limited" | "too_many_pending" | "daily_limit";
+        ApiErrorCode: "bad_request" | "invalid_website" | "invalid_email" | "invalid_username" | "password_too_short" | "invalid_policy" | "invalid_recipe" | "declared_not_offered" | "declared_required" | "unauthorized" | "invalid_api_key" | "signup_not_enabled" | "login_limit" | "scope_denied" | "not_found" | "request_not_found" | "username_already_set" | "not_rotatable" | "signup_requires_approval" | "rate_limited" | "too_many_pending" | "daily_limit" | "storage_full";
         /**
          * ClientErrorCode
          * @description Codes raised by the client library, the proxy and the dashboard (specification
@@ -1610,6 +1612,31 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description The service cannot store what this request must record: its storage is full. A write
+         *     that cannot be stored is refused, and nothing of it is kept; a read that must record
+         *     something to be answered (the catalog counts each fetch against its per-minute limit
+         *     and marks the key as used) is refused too rather than answered uncounted, so the
+         *     limit holds. The refusal is temporary: retry after the number of seconds in
+         *     `Retry-After`. Reads that record nothing keep answering.
+         */
+        StorageFull: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                /**
+                 * @description Whole seconds to wait before trying again (the reference server sends 30).
+                 * @example 30
+                 */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "storage_full";
+                };
+            };
+        };
         /** @description The body is over 4 KB; the request was cut at the cap without reading the rest. */
         LoginWriteTooLarge: {
             headers: {
@@ -1845,6 +1872,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getRecipes: {
@@ -1956,6 +1984,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getRecipeSubmission: {
@@ -2085,6 +2114,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getSignupRequest: {
@@ -2228,6 +2258,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     rotateLoginPassword: {
@@ -2311,6 +2342,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     createLogin: {
@@ -2448,6 +2480,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["LinkDecisionTooLarge"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getSignupApproval: {
@@ -2556,6 +2589,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["LinkDecisionTooLarge"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getCvvRequest: {
@@ -2594,6 +2628,7 @@ export interface operations {
             404: components["responses"]["LinkNotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getChallengeRequest: {
@@ -2632,6 +2667,7 @@ export interface operations {
             404: components["responses"]["LinkNotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getProxyHealth: {

@@ -136,7 +136,7 @@ export function withoutOperation(error: unknown): boolean {
 
 // One operation and one status: the codes of that status, or null for an undocumented answer of it.
 assertType<Equal<ErrorCode<'fileSignupRequest', 429>, 'rate_limited' | 'too_many_pending'>>();
-assertType<Equal<ErrorStatus<'getTokenCatalog'>, 401 | 408 | 429 | 431>>();
+assertType<Equal<ErrorStatus<'getTokenCatalog'>, 401 | 408 | 429 | 431 | 503>>();
 export function byStatus(error: unknown): string {
   if (isVaultApiError(error, 'fileSignupRequest', 429)) {
     assertType<Equal<typeof error.code, 'rate_limited' | 'too_many_pending' | null>>();
@@ -158,6 +158,7 @@ export function everyCode(error: unknown): string {
     case 'invalid_api_key':
       return 'fix the key';
     case 'rate_limited':
+    case 'storage_full':
       return 'later';
     case 'bad_request':
       return 'the HTTP layer refused the request';
