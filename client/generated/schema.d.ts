@@ -657,7 +657,10 @@ export interface paths {
          *
          *     The link has only this `GET`, so opening it uses it up (it is single
          *     use): the first read answers 200 and every later one 404 `not_found`, as
-         *     does a link that is unknown, expired, of another kind, or of a deleted account. How
+         *     does a link that is unknown, expired, of another kind, or of a deleted account.
+         *     `HEAD` is safe (RFC 9110 section 9.3.2) and does not use the link up: it answers
+         *     as `GET` would, without a body, and the link stays open for the account holder (a
+         *     mail scanner or link preview that asks for the head takes nothing from them). How
          *     the code itself is entered is not specified here, and neither is the body beyond
          *     being a JSON object. When the prompt is missed, the agent's fill fails with
          *     `cvv_entry_required`.
@@ -705,7 +708,10 @@ export interface paths {
          *
          *     The link has only this `GET`, so opening it uses it up (it is single
          *     use): the first read answers 200 and every later one 404 `not_found`, as
-         *     does a link that is unknown, expired, of another kind, or of a deleted account. The
+         *     does a link that is unknown, expired, of another kind, or of a deleted account.
+         *     `HEAD` is safe (RFC 9110 section 9.3.2) and does not use the link up: it answers
+         *     as `GET` would, without a body, and the link stays open for the account holder (a
+         *     mail scanner or link preview that asks for the head takes nothing from them). The
          *     body is not specified beyond being a JSON object.
          *
          *     **In a browser.** A request whose `Accept` prefers `text/html` to
