@@ -1258,12 +1258,15 @@ export interface components {
             /**
              * @description The registrable domain of the site (`acme.com`, `acme.co.uk`), as a host name:
              *     labels of letters, digits and hyphens joined by dots, no label starting or
-             *     ending with a hyphen (`a_b.com` is not one). An internationalised name (`exÿ.com`)
-             *     is accepted and stored, compared and returned in its ASCII form
-             *     (`xn--ex-7ka.com`), converted by the WHATWG URL host rules (UTS #46) in lower
-             *     case; a name that does not convert is not a host name. The pattern checks the
-             *     characters; the conversion and the Public Suffix List check are the service's.
-             *     Anything else gives 400 `invalid_website`.
+             *     ending with a hyphen (`a_b.com` is not one). The name is first converted by the
+             *     WHATWG URL host rules (UTS #46, as browsers convert it) to its ASCII form in
+             *     lower case, and the label rules apply to that form: so an internationalised name
+             *     (`exÿ.com`, `xn--ex-7ka.com`; `😀.com`, `xn--e28h.com`) is accepted, and so are the
+             *     characters the rules map or drop (`example。org` with an ideographic full stop, a
+             *     fullwidth letter, a soft hyphen), exactly as the catalog's `url` filter reads a
+             *     page. The ASCII form is what is stored, compared and returned; a name that does
+             *     not convert is not a host name. Both checks, and the Public Suffix List's, are
+             *     the service's. Anything else gives 400 `invalid_website`.
              */
             website: string;
             /**

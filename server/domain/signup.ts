@@ -78,13 +78,17 @@ export function effectiveStatus(row: requests.SignupRequestRow, now: number): Si
 // and the C1 controls), which no address syntax admits. This is the check of that sentence.
 const NOT_IN_AN_EMAIL = /[\p{White_Space}\p{Cc}]/u;
 
+/** The document's sentence for a website that is not a registrable domain, as its validation gives it. */
+function websiteRefusal(contract: Contract): string {
+  const schema = contract.resolve((contract.doc as { components: { schemas: Record<string, unknown> } }).components.schemas.SignupRequestCreate);
+  return String(contract.resolve(schema.properties.website)['x-error-message']);
+}
+
 /** POST /v1/logins/requests. The body has passed the document's validation (email, username). */
 export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
   // Stored, compared (pre-approvals, labels, the catalog) and returned in its normal form.
   const website = typeof body.website === 'string' ? registrableWebsite(body.website) : null;
-  if (website === null) {
-    throw new ApiError(400, 'invalid_website', 'website must be the registrable domain of the site as a host name, for example "example.com" or "example.co.uk".');
-  }
+  if (website === null) throw new ApiError(400, 'invalid_website', websiteRefusal(deps.contract));
   const email = body.email as string;
   if (NOT_IN_AN_EMAIL.test(email)) {
     throw new ApiError(400, 'invalid_email', 'email must be one address of 4 to 254 characters with one @, no whitespace of any kind (U+0085 included) and no control characters.');
