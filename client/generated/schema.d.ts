@@ -308,9 +308,18 @@ export interface paths {
          *     username again succeeds with the same envelope (even after the window below); a
          *     different one answers 409 `username_already_set`.
          *
-         *     Only the key that created the login may set it, and only within seven days of the
-         *     login's creation (a deployment setting). Any other key, a later request, or an
-         *     unknown label answers 404 `not_found`.
+         *     Only the key that created the login may set it, only within seven days of the
+         *     login's creation (a deployment setting), and, for a scoped key, only while the login
+         *     is on the key's list. Any other key, a later request, an unknown label, or a login
+         *     the account holder has removed from this key's scope answers 404 `not_found`, even
+         *     when the username sent is the one recorded: a key never receives the entry of a
+         *     login outside its scope.
+         *
+         *     The key's authority is read when the username is written, not only when the request
+         *     arrived: a key revoked, or one that lost its signup permission or the login from its
+         *     scope, while the body was arriving gets the answer it would get now (401
+         *     `invalid_api_key`, 403 `signup_not_enabled`, 404 `not_found`), and nothing is
+         *     written.
          *
          *     **Limits.** Needs the key's signup permission. Body at most 4 KB of JSON (413
          *     `bad_request`, cut while streaming), nested at most 64 levels deep. 20 login
@@ -349,8 +358,16 @@ export interface paths {
          *     Only the key that created the login may rotate it, only within seven days of the
          *     login's creation (a deployment setting), and only while the account holder has not
          *     replaced its password (a poll then shows `passwordOwnerManaged: true`; the refusal
-         *     is permanent). Every other case, an unknown label included, answers 409
-         *     `not_rotatable`.
+         *     is permanent). A scoped key rotates only a login still on its list: once the account
+         *     holder removes the login from the key's scope, the key may no longer rotate it. Every
+         *     other case, an unknown label and a login outside the key's scope included, answers
+         *     409 `not_rotatable`.
+         *
+         *     The key's authority is read when the password is written, not only when the request
+         *     arrived: a key revoked, or one that lost its signup permission or the login from its
+         *     scope, while the body was arriving gets the answer it would get now (401
+         *     `invalid_api_key`, 403 `signup_not_enabled`, 409 `not_rotatable`), and nothing is
+         *     written.
          *
          *     **Limits.** Needs the key's signup permission. Body at most 4 KB of JSON (413
          *     `bad_request`, cut while streaming), nested at most 64 levels deep. 20 login
@@ -640,7 +657,10 @@ export interface paths {
          *
          *     The link has only this `GET`, so opening it uses it up (it is single
          *     use): the first read answers 200 and every later one 404 `not_found`, as
-         *     does a link that is unknown, expired, of another kind, or of a deleted account. How
+         *     does a link that is unknown, expired, of another kind, or of a deleted account.
+         *     `HEAD` is safe (RFC 9110 section 9.3.2) and does not use the link up: it answers
+         *     as `GET` would, without a body, and the link stays open for the account holder (a
+         *     mail scanner or link preview that asks for the head takes nothing from them). How
          *     the code itself is entered is not specified here, and neither is the body beyond
          *     being a JSON object. When the prompt is missed, the agent's fill fails with
          *     `cvv_entry_required`.
@@ -688,7 +708,10 @@ export interface paths {
          *
          *     The link has only this `GET`, so opening it uses it up (it is single
          *     use): the first read answers 200 and every later one 404 `not_found`, as
-         *     does a link that is unknown, expired, of another kind, or of a deleted account. The
+         *     does a link that is unknown, expired, of another kind, or of a deleted account.
+         *     `HEAD` is safe (RFC 9110 section 9.3.2) and does not use the link up: it answers
+         *     as `GET` would, without a body, and the link stays open for the account holder (a
+         *     mail scanner or link preview that asks for the head takes nothing from them). The
          *     body is not specified beyond being a JSON object.
          *
          *     **In a browser.** A request whose `Accept` prefers `text/html` to
@@ -1290,12 +1313,15 @@ export interface components {
             /**
              * @description The registrable domain of the site (`acme.com`, `acme.co.uk`), as a host name:
              *     labels of letters, digits and hyphens joined by dots, no label starting or
-             *     ending with a hyphen (`a_b.com` is not one). An internationalised name (`exÿ.com`)
-             *     is accepted and stored, compared and returned in its ASCII form
-             *     (`xn--ex-7ka.com`), converted by the WHATWG URL host rules (UTS #46) in lower
-             *     case; a name that does not convert is not a host name. The pattern checks the
-             *     characters; the conversion and the Public Suffix List check are the service's.
-             *     Anything else gives 400 `invalid_website`.
+             *     ending with a hyphen (`a_b.com` is not one). The name is first converted by the
+             *     WHATWG URL host rules (UTS #46, as browsers convert it) to its ASCII form in
+             *     lower case, and the label rules apply to that form: so an internationalised name
+             *     (`exÿ.com`, `xn--ex-7ka.com`; `😀.com`, `xn--e28h.com`) is accepted, and so are the
+             *     characters the rules map or drop (`example。org` with an ideographic full stop, a
+             *     fullwidth letter, a soft hyphen), exactly as the catalog's `url` filter reads a
+             *     page. The ASCII form is what is stored, compared and returned; a name that does
+             *     not convert is not a host name. Both checks, and the Public Suffix List's, are
+             *     the service's. Anything else gives 400 `invalid_website`.
              */
             website: string;
             /**
@@ -2267,7 +2293,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["SignupNotEnabled"];
-            /** @description Unknown label, a login this key did not create, or a login older than the change window. */
+            /** @description Unknown label, a login this key did not create, a login older than the change window, or a login no longer in this scoped key's list. */
             404: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -2362,7 +2388,8 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             /**
              * @description This key may not rotate this login: another key created it, it is older than the
-             *     change window, the account holder replaced its password, or the label is unknown.
+             *     change window, the account holder replaced its password, it is no longer in this
+             *     scoped key's list, or the label is unknown.
              */
             409: {
                 headers: {

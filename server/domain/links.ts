@@ -156,8 +156,17 @@ export interface PromptView {
 /** Opens a GET-only link. Single use: the first read opens it; a second read is not found. */
 export function openPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'challenge'): PromptView {
   return immediate(deps.db, () => {
-    const link = liveLink(deps, token, kind);
+    const view = peekPrompt(deps, token, kind);
     useLink(deps.db, token, 'opened', deps.clock.now());
-    return { status: 'pending' as const, expiresAt: link.expires_at };
+    return view;
   });
+}
+
+/**
+ * What opening the link would show, without using it up: the answer to HEAD, which is safe (RFC
+ * 9110 section 9.3.2), so a mail scanner or link preview that asks for the head leaves the link to
+ * the account holder.
+ */
+export function peekPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'challenge'): PromptView {
+  return { status: 'pending', expiresAt: liveLink(deps, token, kind).expires_at };
 }

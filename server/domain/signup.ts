@@ -78,13 +78,17 @@ export function effectiveStatus(row: requests.SignupRequestRow, now: number): Si
 // and the C1 controls), which no address syntax admits. This is the check of that sentence.
 const NOT_IN_AN_EMAIL = /[\p{White_Space}\p{Cc}]/u;
 
+/** The document's sentence for a website that is not a registrable domain, as its validation gives it. */
+function websiteRefusal(contract: Contract): string {
+  const schema = contract.resolve((contract.doc as { components: { schemas: Record<string, unknown> } }).components.schemas.SignupRequestCreate);
+  return String(contract.resolve(schema.properties.website)['x-error-message']);
+}
+
 /** POST /v1/logins/requests. The body has passed the document's validation (email, username). */
 export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
   // Stored, compared (pre-approvals, labels, the catalog) and returned in its normal form.
   const website = typeof body.website === 'string' ? registrableWebsite(body.website) : null;
-  if (website === null) {
-    throw new ApiError(400, 'invalid_website', 'website must be the registrable domain of the site as a host name, for example "example.com" or "example.co.uk".');
-  }
+  if (website === null) throw new ApiError(400, 'invalid_website', websiteRefusal(deps.contract));
   const email = body.email as string;
   if (NOT_IN_AN_EMAIL.test(email)) {
     throw new ApiError(400, 'invalid_email', 'email must be one address of 4 to 254 characters with one @, no whitespace of any kind (U+0085 included) and no control characters.');
@@ -203,14 +207,18 @@ export function pollSignupRequest(deps: SignupDeps, key: FilingKey, id: string):
   if (status === 'pending') return { status, expiresAt: row.expires_at };
   if (status !== 'approved') return { status };
   const login = row.login_id ? getLogin(db, row.login_id) : undefined;
-  const inScope = login !== undefined && (key.scoped !== 1 || keyLoginIds(db, key.id).includes(login.id));
-  if (!login || !inScope) throw new ApiError(403, 'scope_denied', "The approved login is no longer in this key's scope.");
+  if (!login || !inScope(db, key, login.id)) throw new ApiError(403, 'scope_denied', "The approved login is no longer in this key's scope.");
   return {
     status,
     login: loginEntry(login, extraSitesByLogin(db, row.account_id).get(login.id) ?? [], tokensOf(db, 'login', login.id)),
     passwordPolicy: JSON.parse(row.password_policy!) as PasswordPolicy,
     passwordOwnerManaged: login.password_owner_managed === 1,
   };
+}
+
+/** Section 5 item 6: a scoped key reaches only the logins on its list. */
+function inScope(db: Db, key: FilingKey, loginId: string): boolean {
+  return key.scoped !== 1 || keyLoginIds(db, key.id).includes(loginId);
 }
 
 /** What the account holder sees on the signup link: the request, and why an approval could not complete. */
@@ -253,13 +261,15 @@ export function decideSignupRequest(deps: SignupDeps, requestId: string, decisio
 }
 
 /**
- * An agent-created login the key may still change (sections 4.8, 4.9): created by this key and
- * younger than the change window (a deployment setting). Windows run from creation: a change at
- * exactly the window's end is too late.
+ * An agent-created login the key may still change (sections 4.8, 4.9): created by this key, still
+ * in its scope, and younger than the change window (a deployment setting). Windows run from
+ * creation: a change at exactly the window's end is too late. A scoped key whose list no longer
+ * holds the login may not change it (section 5 item 6): it reads as a login this key may not
+ * change, the operation's own answer, and never shows the login's entry.
  */
 function changeableLogin(deps: SignupDeps, key: FilingKey, label: string) {
   const login = getLoginByLabel(deps.db, key.account_id, label);
-  if (!login || login.created_by_key !== key.id) return { login: undefined, inWindow: false };
+  if (!login || login.created_by_key !== key.id || !inScope(deps.db, key, login.id)) return { login: undefined, inWindow: false };
   const inWindow = deps.clock.now() < login.created_at + seconds(deps, 'login-change-window');
   return { login, inWindow };
 }

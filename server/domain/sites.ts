@@ -18,6 +18,10 @@ export interface PageSite {
 }
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+// The WHATWG URL "forbidden domain code points" (C0 controls, space, DEL, `#%/:<>?@[\]^|`). Node's
+// domainToASCII parses its input as a URL host, so it would cut `acme.com/login` to `acme.com` and
+// decode `%61cme.com`; a host name has none of them.
+const FORBIDDEN = /[\u0000-\u0020\u007f#%/:<>?@[\\\]^|]/;
 const MAX_HOST = 253;
 
 /**
@@ -26,7 +30,7 @@ const MAX_HOST = 253;
  * ASCII form (`a_b.com`: the URL rules allow `_`, host names do not), or too long. No final dot.
  */
 export function hostName(value: string): string | null {
-  if (value === '' || value.length > 4 * MAX_HOST) return null;
+  if (value === '' || value.length > 4 * MAX_HOST || FORBIDDEN.test(value)) return null;
   const ascii = domainToASCII(value);
   return ascii !== '' && ascii.length <= MAX_HOST && ascii.split('.').every((label) => LABEL.test(label)) ? ascii : null;
 }

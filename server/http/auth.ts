@@ -1,9 +1,10 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Db } from '../store/db.js';
-import { findLiveKey, keyDigest } from '../store/keys.js';
+import { findLiveKey, keyDigest, type AuthenticatedKey } from '../store/keys.js';
 import { cachedRead } from '../store/read-cache.js';
 import { ApiError } from '../domain/errors.js';
-import { context } from './context.js';
+import { authorised, writeAs } from '../domain/authority.js';
+import { context, requireKey } from './context.js';
 
 // RFC 9110 section 11.1: the scheme name is case-insensitive (`bearer` is `Bearer`).
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -23,13 +24,18 @@ export function authenticate(db: Db): RequestHandler {
     // keyed by the key's hash, never by the key.
     const secret = match[1]!;
     const key = cachedRead(db, `api-key:${keyDigest(secret)}`, () => findLiveKey(db, secret));
-    if (!key) throw new ApiError(401, 'invalid_api_key', 'The API key is unknown or has been revoked.');
-    ctx.key = key;
-    if (op.requiresSignupPermission && key.signup_enabled !== 1) {
-      throw new ApiError(403, 'signup_not_enabled', 'This API key does not have the signup permission; the account holder can grant it in the dashboard.');
-    }
+    // A write confirms the key again inside its transaction (domain/authority.ts, writeAsKey below).
+    ctx.key = authorised(key, op);
     next();
   };
+}
+
+/**
+ * Runs a handler's write as the request's key, with its authority read again inside the write's
+ * transaction: the body may have arrived long after the head was authenticated.
+ */
+export function writeAsKey<T>(req: Request, db: Db, write: (key: AuthenticatedKey) => T): T {
+  return writeAs(db, requireKey(req), context(req).operation!, write);
 }
 
 /** How many Authorization header fields the request sent (rawHeaders alternates names and values). */

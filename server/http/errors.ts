@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Contract } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
+import { storageFull } from '../domain/storage.js';
+import { isStorageFull } from '../store/db.js';
 import { invalidRecipe, submissionProblems } from '../domain/recipes.js';
 import { context } from './context.js';
 import { hasBody } from './body.js';
@@ -40,6 +42,11 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
       }
       return sendJson(res, status, body);
     };
+    // A write (or a per-minute count) the full storage could not keep: a refusal that says so.
+    if (isStorageFull(err)) {
+      log({ level: 'error', msg: 'storage full', path: loggedPath(req) });
+      err = storageFull();
+    }
     if (err instanceof ApiError) {
       for (const [name, value] of Object.entries(err.extra.headers ?? {})) res.setHeader(name, value);
       if (err.extra.retryAfter !== undefined) res.setHeader('Retry-After', String(err.extra.retryAfter));

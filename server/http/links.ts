@@ -1,10 +1,12 @@
-import type { BodyGates, Handlers } from './handlers.js';
+import type { Request } from 'express';
+import type { BodyGates, Handlers, Services } from './handlers.js';
 import { context } from './context.js';
 import {
   decidePurchaseApproval,
   decideSignupApproval,
   liveLink,
   openPrompt,
+  peekPrompt,
   readPurchaseApproval,
   readPurchaseHold,
   readSignupApproval,
@@ -50,13 +52,13 @@ export const linkHandlers: Handlers = {
   },
 
   getCvvRequest(req, res, services) {
-    const view = openPrompt(services, context(req).params.token!, 'cvv');
+    const view = prompt(req, services, 'cvv');
     if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
     sendPage(res, 200, promptPage(view, 'cvv'));
   },
 
   getChallengeRequest(req, res, services) {
-    const view = openPrompt(services, context(req).params.token!, 'challenge');
+    const view = prompt(req, services, 'challenge');
     if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
     sendPage(res, 200, promptPage(view, 'challenge'));
   },
@@ -65,6 +67,12 @@ export const linkHandlers: Handlers = {
     res.status(200).json({ ok: true });
   },
 };
+
+/** A single-use link is used up by GET only: HEAD answers as GET would and leaves it live. */
+function prompt(req: Request, services: Services, kind: 'cvv' | 'challenge') {
+  const token = context(req).params.token!;
+  return req.method === 'HEAD' ? peekPrompt(services, token, kind) : openPrompt(services, token, kind);
+}
 
 /**
  * A decision's link is looked up before its body is read: the token is the only credential, so

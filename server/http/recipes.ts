@@ -1,6 +1,7 @@
 import type { Handlers } from './handlers.js';
 import { context, requireKey } from './context.js';
 import { kept, sendKept } from './kept-json.js';
+import { writeAsKey } from './auth.js';
 
 /** Section 4.2: the index and full bundle may be cached by anyone; a per-URL lookup never. */
 const INDEX_CACHE = 'public, max-age=300';
@@ -26,8 +27,8 @@ export const recipeHandlers: Handlers = {
     sendKept(res, answer, answer.bytes ? undefined : { recipes: recipes.index(full) });
   },
 
-  submitRecipe(req, res, { recipes, limiter }) {
-    const accepted = recipes.submit(requireKey(req), req.body, limiter);
+  submitRecipe(req, res, { db, recipes, limiter }) {
+    const accepted = writeAsKey(req, db, (key) => recipes.submit(key, req.body, limiter));
     res.status(202).json(accepted);
     // Screening runs after the response (section 3), never before it.
     recipes.screening.add(accepted.id);

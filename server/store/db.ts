@@ -180,3 +180,12 @@ function dataVersion(db: Db): number {
   versions.set(db, { version, readAt: now });
   return version;
 }
+
+/**
+ * Whether an error is SQLite's "database or disk is full" (SQLITE_FULL): the disk holding the
+ * database or its WAL has no room, or the file reached its `max_page_count`. Nothing of the
+ * failed statement or transaction was kept.
+ */
+export function isStorageFull(err: unknown): boolean {
+  return err instanceof Database.SqliteError && err.code === 'SQLITE_FULL';
+}

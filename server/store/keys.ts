@@ -61,6 +61,16 @@ export function findLiveKey(db: Db, secret: string): AuthenticatedKey | undefine
   ).get(hashKey(secret)) as AuthenticatedKey | undefined;
 }
 
+/** The live key with this id and its account's plan, read now: undefined once revoked or its account deleted. */
+export function findLiveKeyById(db: Db, id: string): AuthenticatedKey | undefined {
+  return stmt(
+    db,
+    `SELECT k.id, k.account_id, k.name, k.signup_enabled, k.scoped, k.created_at, k.revoked_at, k.last_used_at, a.plan
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id
+     WHERE k.id = ? AND k.revoked_at IS NULL`,
+  ).get(id) as AuthenticatedKey | undefined;
+}
+
 export function getKey(db: Db, id: string): KeyRow | undefined {
   return stmt(db, 'SELECT id, account_id, name, signup_enabled, scoped, created_at, revoked_at, last_used_at FROM api_keys WHERE id = ?').get(id) as
     | KeyRow

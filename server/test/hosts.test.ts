@@ -39,7 +39,9 @@ describe('fileSignupRequest website', () => {
   it('when the website is not a host name, then 400 invalid_website with the document sentence and nothing is filed', async () => {
     const a = signupAccount(t);
     const sentence = contract().resolve(contract().doc.components.schemas.SignupRequestCreate).properties.website['x-error-message'];
-    for (const website of ['a_b.com', 'a!b.com', 'ex$mple.com', '-acme.com', 'acme-.com', 'xn--zz.com', `${'a'.repeat(64)}.com`, 'ex\u0000.com', 'acme.com.']) {
+    // The URL delimiters and `%` are refused, never read as the end of the host or decoded.
+    const delimited = ['acme.com/login', 'acme.com?x', 'acme.com#x', 'acme.com\\x', '%61cme.com', 'a^b.com'];
+    for (const website of ['a_b.com', 'a!b.com', 'ex$mple.com', '-acme.com', 'acme-.com', 'xn--zz.com', `${'a'.repeat(64)}.com`, 'ex\u0000.com', 'acme.com.', ...delimited]) {
       nextMinute(t);
       const res = await file(t, a.key, { website, email });
       expect(res.status, website).toBe(400);
@@ -59,6 +61,23 @@ describe('fileSignupRequest website', () => {
     const again = await approvedLogin(a, IDN_ASCII);
     expect(again.website).toBe(IDN_ASCII);
     expect(again.label).toMatch(/2$/);
+  });
+
+  it('when the website has characters the WHATWG host rules map or drop, then it is converted, not refused, as the catalog reads the same page', async () => {
+    const a = signupAccount(t);
+    const converted: [string, string][] = [
+      ['example\u3002org', 'example.org'],
+      ['\u{1F600}.com', 'xn--e28h.com'],
+      ['soft\u00ADhyphen.com', 'softhyphen.com'],
+      ['\uFF41cme-fullwidth.com', 'acme-fullwidth.com'],
+    ];
+    for (const [website, ascii] of converted) {
+      const login = await approvedLogin(a, website);
+      expect(login.website, website).toBe(ascii);
+      expect(registrableWebsite(website), website).toBe(ascii);
+      // The catalog's url filter reads the same name the same way: the page finds the login.
+      expect(await catalogLogins(a, `url=${encodeURIComponent(`https://${website}/`)}`), website).toContain(login.label);
+    }
   });
 
   it('when a pre-approved site is listed in one form and filed in the other, then it is the same site', async () => {

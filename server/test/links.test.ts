@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from './support.js';
-import { givenAccount } from './support.js';
-import { MINUTE, fixture, links, startSignupServer } from './signup-support.js';
+import { contract, givenAccount } from './support.js';
+import { MINUTE, fileOk, fixture, links, signupToken, startSignupServer } from './signup-support.js';
 import { deleteAccount } from '../store/accounts.js';
 
 let t: TestServer;
@@ -216,5 +216,54 @@ describe('request log', () => {
     expect(t.logs).toContainEqual(expect.objectContaining({ path: '/v1/approvals/{token}', operation: 'getPurchaseApproval', status: 200 }));
     expect(t.logs).toContainEqual(expect.objectContaining({ path: '/v1/approvals/{token}/decide', status: 200 }));
     expect(t.logs).toContainEqual(expect.objectContaining({ path: '/v1/cvv-request/{redacted}', status: 404 }));
+  });
+});
+
+describe('HEAD on an account-holder link', () => {
+  /** A live link of each GET operation of the document that takes a link token, on an account of its own. */
+  const linkOf: Record<string, () => Promise<{ accountId: string; path: string }>> = {
+    async getPurchaseApproval() {
+      const { accountId } = givenAccount(t);
+      return { accountId, path: `/v1/approvals/${(await create(accountId, 'purchase-approvals')).token}` };
+    },
+    async getSignupApproval() {
+      const a = givenAccount(t, { signup: true });
+      const filed = await fileOk(t, a.key, { website: 'head.com', email: 'agent@example.com' });
+      return { accountId: a.accountId, path: `/v1/signup-requests/${await signupToken(t, a.accountId, filed.requestId)}` };
+    },
+    async getCvvRequest() {
+      const { accountId } = givenAccount(t);
+      return { accountId, path: `/v1/cvv-requests/${(await create(accountId, 'cvv-requests')).token}` };
+    },
+    async getChallengeRequest() {
+      const { accountId } = givenAccount(t);
+      return { accountId, path: `/v1/challenge-requests/${(await create(accountId, 'challenge-requests')).token}` };
+    },
+  };
+
+  it('lists every link the account holder opens with GET', () => {
+    const ops = [...contract().operations.values()].filter((op) => op.method === 'GET' && op.path.includes('{token}')).map((op) => op.operationId);
+    expect(ops.sort()).toEqual(Object.keys(linkOf).sort());
+  });
+
+  it.each(Object.keys(linkOf))('when %s is asked for with HEAD, as a browser and as a program, then it answers as GET would and the link stays live', async (operationId) => {
+    const { accountId, path } = await linkOf[operationId]!();
+    const statuses = async () => (await links(t, accountId)).map((l) => l.status);
+    const before = await statuses();
+    for (const accept of ['text/html', 'application/json']) {
+      // Not t.call, which reads every answer as a body the document describes.
+      const head = await fetch(`${t.base}${path}`, { method: 'HEAD', headers: { accept } });
+      expect(head.status, accept).toBe(200);
+      expect(await head.text(), accept).toBe('');
+      expect(head.headers.get('content-type'), accept).toMatch(accept === 'text/html' ? /^text\/html/ : /^application\/json/);
+    }
+    expect(await statuses()).toEqual(before);
+    expect((await get(path)).status).toBe(200);
+  });
+
+  it('when a used single-use link is asked for with HEAD, then 404, as GET', async () => {
+    const { path } = await linkOf.getCvvRequest!();
+    expect((await get(path)).status).toBe(200);
+    expect((await fetch(`${t.base}${path}`, { method: 'HEAD' })).status).toBe(404);
   });
 });

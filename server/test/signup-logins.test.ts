@@ -16,7 +16,7 @@ import {
   startSignupServer,
   type Account,
 } from './signup-support.js';
-import { getLoginByLabel, readPassword } from '../store/logins.js';
+import { getLoginByLabel, readPassword, readUsername } from '../store/logins.js';
 import { findToken } from '../store/tokens.js';
 
 let t: TestServer;
@@ -38,8 +38,7 @@ async function rotate(key: string, body: Record<string, unknown>) {
 }
 
 /** An account with a login its first key created through an approved signup request. */
-async function agentLogin(website = 'acme.com', extra: Record<string, unknown> = {}) {
-  const a = signupAccount(t);
+async function agentLogin(website = 'acme.com', extra: Record<string, unknown> = {}, a: Account = signupAccount(t)) {
   nextMinute(t);
   const approved = await signupApproved(t, a, website, extra);
   const login = getLoginByLabel(t.db, a.accountId, approved.login.label)!;
@@ -92,6 +91,23 @@ describe('setLoginUsername', () => {
       expect(res.status, name).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
+  });
+
+  it('when a scoped key names a login on its list, then it is recorded; once the login is removed from the list, 404 not_found, even for the same username', async () => {
+    const kept = await agentLogin('kept.com', {}, signupAccount(t, { scopedTo: [] }));
+    expect((await setUsername(kept.a.key, kept.label, 'in.scope')).status).toBe(200);
+    const { a, label } = await agentLogin('left.com', {}, signupAccount(t, { scopedTo: [] }));
+    expect((await setUsername(a.key, label, 'set.in.scope')).status).toBe(200);
+    expect((await fixture(t, 'DELETE', `/accounts/${a.accountId}/keys/${a.keyId}/logins/${label}`)).status).toBe(204);
+    for (const username of ['set.in.scope', 'another.name']) {
+      const res = await setUsername(a.key, label, username);
+      expect(res.status, username).toBe(404);
+      expect(res.body).toEqual({ code: 'not_found', error: expect.any(String) });
+    }
+    const fresh = await agentLogin('fresh.com', {}, signupAccount(t, { scopedTo: [] }));
+    expect((await fixture(t, 'DELETE', `/accounts/${fresh.a.accountId}/keys/${fresh.a.keyId}/logins/${fresh.label}`)).status).toBe(204);
+    expect((await setUsername(fresh.a.key, fresh.label, 'out.of.scope')).status).toBe(404);
+    expect(readUsername(t.db, t.sealer, fresh.login.id)).toBeNull();
   });
 
   it('when seven days have passed since creation, then 404 not_found; one millisecond before, then it is recorded', async () => {
@@ -188,6 +204,17 @@ describe('rotateLoginPassword', () => {
       expect(res.status, name).toBe(409);
       expect(res.body.code).toBe('not_rotatable');
     }
+  });
+
+  it('when a scoped key names a login on its list, then it rotates; once the login is removed from the list, 409 not_rotatable and the password stays', async () => {
+    const { a, label, login } = await agentLogin('rotating.com', {}, signupAccount(t, { scopedTo: [] }));
+    expect((await rotate(a.key, { label })).status).toBe(200);
+    const password = readPassword(t.db, t.sealer, login.id);
+    expect((await fixture(t, 'DELETE', `/accounts/${a.accountId}/keys/${a.keyId}/logins/${label}`)).status).toBe(204);
+    const res = await rotate(a.key, { label });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('not_rotatable');
+    expect(readPassword(t.db, t.sealer, login.id)).toBe(password);
   });
 
   it('when seven days have passed since creation, then 409 not_rotatable; one millisecond before, then it rotates', async () => {
