@@ -67,16 +67,18 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
   server.on('connection', (socket: Socket) => closeInStages(socket));
 
-  // The request each connection is on, and the requests already answered: a timeout that fires
-  // while the rest of an answered request's body trickles in must not send a second answer.
-  const current = new WeakMap<Socket, IncomingMessage>();
-  const answered = new WeakSet<IncomingMessage>();
+  // The last two responses of each connection: the HTTP layer's own answers wait for the answers
+  // of the requests that came before (RFC 9112 section 9.3.2). Answers go out in order, so waiting
+  // for the last complete request's answer waits for all of them.
+  const latest = new WeakMap<Socket, ServerResponse>();
+  const before = new WeakMap<Socket, ServerResponse | undefined>();
+  const refused = new WeakSet<Socket>();
   let app: RequestListener | undefined;
   const waiting: [IncomingMessage, ServerResponse][] = [];
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    current.set(req.socket, req);
-    res.once('finish', () => answered.add(req));
+    before.set(req.socket, latest.get(req.socket));
+    latest.set(req.socket, res);
     // RFC 9112 section 3.2: an HTTP/1.1 request without Host is answered 400.
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       return answerResponse(res, 400, 'An HTTP/1.1 request needs a Host header.', requestIdOf(req.headers['x-request-id']));
@@ -103,25 +105,49 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
   // check that needs no body has passed (http/body.ts); a refusal goes out in its place.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
 
+  /**
+   * Answers on the socket itself once every request received before has been answered: a write
+   * pipelined ahead of a malformed request keeps its answer, and the refusal comes after it.
+   */
+  const refuseAfterAnswers = (socket: Socket, refusal: (headersReceived: boolean) => { status: number; message: string; reason: string | undefined }) => {
+    if (refused.has(socket)) return;
+    const last = latest.get(socket);
+    // The refusal is the last request's own when it has not fully arrived (a timeout mid-body);
+    // that request already answered, the connection just ends.
+    const own = last !== undefined && !last.req.complete ? last : undefined;
+    if (own?.headersSent) return void socket.destroy();
+    refused.add(socket);
+    const waitFor = own ? before.get(socket) : last;
+    const { status, message, reason } = refusal(own !== undefined);
+    // The id the app gave the request refused, if it got that far; otherwise a new one.
+    const requestId = String(own?.getHeader(REQUEST_ID_HEADER) ?? requestIdOf());
+    const send = () => {
+      if (!socket.writable) return;
+      log({ msg: 'refused by the HTTP layer', status, reason, requestId });
+      answerSocket(socket, status, message, requestId);
+    };
+    if (!waitFor || waitFor.writableFinished) return send();
+    const settle = () => {
+      waitFor.off('finish', settle).off('close', settle);
+      if (waitFor.writableFinished) send();
+      else socket.destroy();
+    };
+    waitFor.once('finish', settle).once('close', settle);
+  };
+
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const requestId = requestIdOf();
-    log({ msg: 'refused by the HTTP layer', status: 400, reason: 'connect', requestId });
-    answerSocket(socket, 400, 'CONNECT is not supported: this server is not a proxy.', requestId);
+    refuseAfterAnswers(socket, () => ({ status: 400, message: 'CONNECT is not supported: this server is not a proxy.', reason: 'connect' }));
   });
 
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    const req = current.get(socket);
-    const answeredAlready = inFlight?.headersSent === true || (req !== undefined && answered.has(req) && !req.complete);
-    if (err.code === 'ECONNRESET' || !socket.writable || answeredAlready) {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const [status, message] = refusalOf(err.code, settings, inFlight !== null && inFlight !== undefined);
-    // The id the app gave the request in flight, if it got that far; otherwise a new one.
-    const requestId = String(inFlight?.getHeader(REQUEST_ID_HEADER) ?? requestIdOf());
-    log({ msg: 'refused by the HTTP layer', status, reason: err.code, requestId });
-    answerSocket(socket, status, message, requestId);
+    refuseAfterAnswers(socket, (headersReceived) => {
+      const [status, message] = refusalOf(err.code, settings, headersReceived);
+      return { status, message, reason: err.code };
+    });
   });
 
   return server;
