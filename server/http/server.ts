@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Socket } from 'node:net';
 import type { Contract } from '../contract.js';
 import { closeInStages } from './closing.js';
+import { drain } from './drain.js';
 import type { Log } from './logging.js';
 import { messageClasses, type MessagePrototypes } from './message-classes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
@@ -19,6 +20,8 @@ export interface HttpSettings {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** How long a stop waits for requests still arriving (`shutdown-drain`). */
+  drainMs: number;
 }
 
 /** The settings from the document, with a deployment's values (VAULT_LIMITS) in place of the defaults. */
@@ -33,6 +36,7 @@ export function httpSettings(contract: Contract, overrides: Record<string, numbe
     headersTimeoutMs: value('request-headers-timeout') * 1000,
     requestTimeoutMs: value('request-timeout') * 1000,
     keepAliveTimeoutMs: value('keep-alive-timeout') * 1000,
+    drainMs: value('shutdown-drain') * 1000,
   };
 }
 
@@ -48,6 +52,8 @@ export interface HttpServer extends Server {
    * responses made from then on are born with the app's prototypes (http/message-classes.ts).
    */
   serve(app: RequestListener & MessagePrototypes): void;
+  /** Stops gracefully (http/drain.ts); resolves once every connection has closed. */
+  drain(): Promise<void>;
 }
 
 export function createHttpServer(settings: HttpSettings, options: { log?: Log } = {}): HttpServer {
@@ -65,7 +71,15 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     requireHostHeader: false,
   }) as HttpServer;
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
-  server.on('connection', (socket: Socket) => closeInStages(socket));
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  server.on('connection', (socket: Socket) => {
+    closeInStages(socket);
+    sockets.add(socket);
+    accepted++;
+    socket.once('close', () => sockets.delete(socket));
+  });
+  let draining = false;
 
   // The last two responses of each connection: the HTTP layer's own answers wait for the answers
   // of the requests that came before (RFC 9112 section 9.3.2). Answers go out in order, so waiting
@@ -79,6 +93,7 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     before.set(req.socket, latest.get(req.socket));
     latest.set(req.socket, res);
+    if (draining) closeLast(res);
     // RFC 9112 section 3.2: an HTTP/1.1 request without Host is answered 400.
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       return answerResponse(res, 400, 'An HTTP/1.1 request needs a Host header.', requestIdOf(req.headers['x-request-id']));
@@ -96,6 +111,26 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     classes.adopt(listener);
     app = listener;
     for (const [req, res] of waiting.splice(0)) listener(req, res);
+  };
+
+  server.drain = () => {
+    draining = true;
+    const refuse = (socket: Socket) =>
+      refuseAfterAnswers(socket, () => ({
+        status: 408,
+        message: `The server is stopping, and the request did not arrive within ${settings.drainMs / 1000} seconds of the stop. Send it again.`,
+        reason: 'stopping',
+      }));
+    return drain({ server, sockets, latest: (socket) => latest.get(socket), closeLast, refuse, drainMs: settings.drainMs, accepted: () => accepted });
+  };
+  // While the server stops, an answer that is the last of its connection when it is written says
+  // `Connection: close` (an earlier one keeps the connection for the requests received after it).
+  const closeLast = (res: ServerResponse) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      if (latest.get(this.req.socket) === this) this.shouldKeepAlive = false;
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as typeof res.writeHead;
   };
 
   // RFC 9110 section 10.1.1 lets a server ignore an expectation it does not know; Node answers 417.
