@@ -94,7 +94,11 @@ await new Promise<void>((listening) => {
 if (args.has('--reset')) {
   for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, localFile]) rmSync(f, { force: true });
 }
-mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+try {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+} catch (e) {
+  fail(`cannot create the data directory ${dataDir}: ${(e as Error).message}`);
+}
 
 let db: Db;
 let sealer: Sealer;

@@ -3,6 +3,7 @@ import type { LimitDef, Operation } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
 import { REFUSED_MEMBER_NAMES } from '../domain/member-names.js';
 import { context } from './context.js';
+import { fieldCount } from './header-fields.js';
 
 /** The rules every JSON body follows, whatever the operation (the document's "Request bodies"). */
 export interface BodyRules {
@@ -41,6 +42,13 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
     if (!op) return next();
     rules.beforeBody?.(req);
     if (!op.readsJson || !hasBody(req.headers)) return next();
+    // Node reads the first of two Content-Type fields, a proxy may read the last: the body's media
+    // type is then not known, as two Authorization fields name no one key.
+    if (fieldCount(req.rawHeaders, 'content-type') > 1) {
+      const message = 'Send one Content-Type header; this request sends more than one.';
+      const errors = op.validationErrorCode === 'invalid_recipe' ? { errors: [{ path: '', message: 'is sent with more than one Content-Type header' }] } : {};
+      return refuse(req, next, new ApiError(400, op.validationErrorCode, message, errors));
+    }
     const cap = op.bodyLimit!.value!;
     const tooLarge = () =>
       new ApiError(op.bodyLimit!.status ?? 413, op.bodyLimit!.code ?? 'bad_request', `The request body is larger than ${cap} bytes.`, {

@@ -183,6 +183,23 @@ describe('the HTTP edge before the body', () => {
     expect(once.status).toBe(200);
   });
 
+  it('when two Content-Type headers are sent, in either order or the same twice, then the operation\'s 400', async () => {
+    const a = givenAccount(t, { signup: true });
+    const body = JSON.stringify({ website: 'types.com', email: 'agent@example.com' });
+    for (const [first, second] of [['application/json', 'text/plain'], ['text/plain', 'application/json'], ['application/json', 'application/json']]) {
+      const answer = await only(t.base, [
+        `POST /v1/logins/requests HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: ${first}\r\nContent-Type: ${second}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ]);
+      expect(answer.status, `${first}, ${second}`).toBe(400);
+      expect(answer.body).toEqual({ code: 'bad_request', error: expect.stringMatching(/one Content-Type header/) });
+    }
+    const recipe = await only(t.base, [
+      `POST /v1/recipes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    ]);
+    expect(recipe.status).toBe(400);
+    expect(recipe.body).toMatchObject({ code: 'invalid_recipe', errors: [expect.objectContaining({ path: '' })] });
+  });
+
   it('when the scheme is bearer in any case, then the key is read (RFC 9110 section 11.1)', async () => {
     const a = givenAccount(t);
     for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
