@@ -86,7 +86,8 @@ const clock: Clock = clockSetting.startsWith('manual') ? new ManualClock(manualS
 
 const port = Number(env.PORT ?? 8080);
 const host = env.HOST ?? '127.0.0.1';
-const server = createHttpServer(httpSettings(contract, limitOverrides), { log: jsonLog });
+const settings = httpSettings(contract, limitOverrides);
+const server = createHttpServer(settings, { log: jsonLog });
 await new Promise<void>((listening) => {
   server.once('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EADDRINUSE') fail(`port ${port} on ${host} is in use; set PORT to another port`);
@@ -98,7 +99,11 @@ await new Promise<void>((listening) => {
 if (args.has('--reset')) {
   for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, localFile]) rmSync(f, { force: true });
 }
-mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+try {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+} catch (e) {
+  fail(`cannot create the data directory ${dataDir}: ${(e as Error).message}`);
+}
 
 let db: Db;
 let sealer: Sealer;
@@ -116,13 +121,27 @@ try {
   fail(`cannot open the database ${dbPath}: ${(e as Error).message}`);
 }
 
-// Registered before the banner: whoever reads the banner may stop the server at once, and a stop
-// must close the database (checkpointing its WAL), never kill the process under it.
+// Registered before the banner: whoever reads the banner may stop the server at once. A stop
+// drains (http/drain.ts): every request received is answered, then the database closes
+// (checkpointing its WAL) after the last write. A second signal exits at once; every write
+// acknowledged is committed already.
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    server.close();
-    db.close();
-    process.exit(0);
+    if (stopping) {
+      jsonLog({ msg: 'stopped at once', signal });
+      process.exit(1);
+    }
+    stopping = true;
+    jsonLog({ msg: 'stopping', signal, drainSeconds: settings.drainMs / 1000 });
+    void server.drain().then(async () => {
+      // A refused request's count is taken back in the commit of the turn after its answer.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      db.close();
+      jsonLog({ msg: 'stopped', signal });
+      process.exit(0);
+    });
   });
 }
 

@@ -1679,7 +1679,9 @@ export interface components {
          * @description The request line and headers did not arrive within 10 seconds, or the whole request
          *     (headers and body) within 30 seconds (root `x-limits` `request-headers-timeout` and
          *     `request-timeout`, deployment settings). Answered by the server's HTTP layer, whatever
-         *     the operation; the connection closes after it. Send the request again, faster.
+         *     the operation; the connection closes after it. Send the request again, faster. A
+         *     server that is stopping also answers 408 to a request still arriving 10 seconds after
+         *     the stop began (`shutdown-drain`); send it again on a new connection.
          */
         RequestTimeout: {
             headers: {

@@ -5,6 +5,7 @@ import { cachedRead } from '../store/read-cache.js';
 import { ApiError } from '../domain/errors.js';
 import { authorised, writeAs } from '../domain/authority.js';
 import { context, requireKey } from './context.js';
+import { fieldCount } from './header-fields.js';
 
 // RFC 9110 section 11.1: the scheme name is case-insensitive (`bearer` is `Bearer`).
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -17,7 +18,7 @@ export function authenticate(db: Db): RequestHandler {
     if (!op?.secured) return next();
     // Node keeps the first of two Authorization headers; a proxy in front may read the last one
     // and see another key. A request that sends two names no one key, so it is refused.
-    if (authorizationFields(req.rawHeaders) > 1) throw new ApiError(401, 'unauthorized', 'Send one Authorization header; this request sends more than one.');
+    if (fieldCount(req.rawHeaders, 'authorization') > 1) throw new ApiError(401, 'unauthorized', 'Send one Authorization header; this request sends more than one.');
     const match = BEARER.exec(req.get('authorization') ?? '');
     if (!match) throw new ApiError(401, 'unauthorized', 'Send the API key as "Authorization: Bearer <API key>".');
     // Cached until any write (a revocation, a plan change) or another process's commit; the cache is
@@ -36,11 +37,4 @@ export function authenticate(db: Db): RequestHandler {
  */
 export function writeAsKey<T>(req: Request, db: Db, write: (key: AuthenticatedKey) => T): T {
   return writeAs(db, requireKey(req), context(req).operation!, write);
-}
-
-/** How many Authorization header fields the request sent (rawHeaders alternates names and values). */
-function authorizationFields(raw: string[]): number {
-  let count = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') count++;
-  return count;
 }

@@ -3,6 +3,7 @@ import type { LimitDef, Operation } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
 import { REFUSED_MEMBER_NAMES } from '../domain/member-names.js';
 import { context } from './context.js';
+import { fieldCount } from './header-fields.js';
 
 /** The rules every JSON body follows, whatever the operation (the document's "Request bodies"). */
 export interface BodyRules {
@@ -41,6 +42,13 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
     if (!op) return next();
     rules.beforeBody?.(req);
     if (!op.readsJson || !hasBody(req.headers)) return next();
+    // Node reads the first of two Content-Type fields, a proxy may read the last: the body's media
+    // type is then not known, as two Authorization fields name no one key.
+    if (fieldCount(req.rawHeaders, 'content-type') > 1) {
+      const message = 'Send one Content-Type header; this request sends more than one.';
+      const errors = op.validationErrorCode === 'invalid_recipe' ? { errors: [{ path: '', message: 'is sent with more than one Content-Type header' }] } : {};
+      return refuse(req, next, new ApiError(400, op.validationErrorCode, message, errors));
+    }
     const cap = op.bodyLimit!.value!;
     const tooLarge = () =>
       new ApiError(op.bodyLimit!.status ?? 413, op.bodyLimit!.code ?? 'bad_request', `The request body is larger than ${cap} bytes.`, {
@@ -103,14 +111,24 @@ function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined,
   } catch {
     throw refuse('The request body is not valid UTF-8.');
   }
-  if (deeperThan(raw, maxDepth)) throw refuse(`The request body nests arrays and objects deeper than ${maxDepth} levels.`);
+  const written = membersWritten(raw, maxDepth);
+  if (written < 0) throw refuse(`The request body nests arrays and objects deeper than ${maxDepth} levels.`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw refuse('The request body is not valid JSON.');
   }
-  if (!wellFormed(value)) throw refuse('The request body has a string with half of a surrogate pair, which is not a character.');
+  const read = membersRead(value);
+  if (read < 0) throw refuse('The request body has a string with half of a surrogate pair, which is not a character.');
+  // JSON.parse keeps the last of two members with one name: fewer members read than written means
+  // an object names one twice (RFC 8259 section 4: its meaning is unpredictable), so it is refused.
+  if (read !== written) {
+    const twice = nameGivenTwice(text)!;
+    throw refuse(`The request body names the member "${twice.name}" twice in one object (at ${twice.path}); each name may appear once.`, [
+      { path: twice.path, message: 'is a member name given twice in one object' },
+    ]);
+  }
   const refusedNames = MAY_NAME_REFUSED.test(text) ? namesRefused(value, '') : [];
   if (refusedNames.length > 0) {
     const shown = refusedNames.slice(0, 5).map((p) => p.path).join(', ') + (refusedNames.length > 5 ? ` and ${refusedNames.length - 5} more` : '');
@@ -146,12 +164,14 @@ function parseForm(raw: Buffer, code: string): Record<string, string | string[]>
 }
 
 /**
- * Whether arrays and objects nest deeper than `max` in JSON text, read from the bytes (a brace or
- * bracket byte inside a string is skipped; UTF-8 never puts an ASCII byte inside another character).
- * Text that is not JSON may be miscounted, but JSON.parse refuses it with the same status.
+ * How many members the JSON text writes (a colon outside a string is one), or -1 when its arrays
+ * and objects nest deeper than `max`; read from the bytes (a brace, bracket or colon byte inside a
+ * string is skipped; UTF-8 never puts an ASCII byte inside another character). Text that is not
+ * JSON may be miscounted, but JSON.parse refuses it with the same status.
  */
-function deeperThan(raw: Buffer, max: number): boolean {
+function membersWritten(raw: Buffer, max: number): number {
   let depth = 0;
+  let members = 0;
   let inString = false;
   for (let i = 0; i < raw.length; i++) {
     const byte = raw[i];
@@ -159,11 +179,53 @@ function deeperThan(raw: Buffer, max: number): boolean {
       if (byte === 0x5c) i++;
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
+    else if (byte === 0x3a) members++;
     else if (byte === 0x7b || byte === 0x5b) {
-      if (++depth > max) return true;
+      if (++depth > max) return -1;
     } else if (byte === 0x7d || byte === 0x5d) depth--;
   }
-  return false;
+  return members;
+}
+
+/**
+ * The first member name an object of the (valid JSON) text gives twice, and the JSON Pointer of
+ * its second member. Runs only on a body already known to repeat one.
+ */
+function nameGivenTwice(text: string): { name: string; path: string } | undefined {
+  // Each open array or object: its pointer, its names so far (objects), the member or item being read.
+  const open: { path: string; names?: Set<string>; current: string; index: number }[] = [];
+  let nameNext = false;
+  const child = () => {
+    const parent = open.at(-1);
+    if (!parent) return '';
+    return parent.names ? parent.current : `${parent.path}/${parent.index}`;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const parent = open.at(-1);
+      if (nameNext && parent?.names) {
+        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        parent.current = `${parent.path}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (parent.names.has(name)) return { name, path: parent.current };
+        parent.names.add(name);
+        nameNext = false;
+      }
+      i = end;
+    } else if (c === '{') {
+      open.push({ path: child(), names: new Set(), current: '', index: 0 });
+      nameNext = true;
+    } else if (c === '[') open.push({ path: child(), current: '', index: 0 });
+    else if (c === '}' || c === ']') open.pop();
+    else if (c === ',') {
+      const parent = open.at(-1)!;
+      if (parent.names) nameNext = true;
+      else parent.index++;
+    }
+  }
+  return undefined;
 }
 
 // A body that names one of these members is refused, so no later reader, and no answer that
@@ -174,11 +236,25 @@ const MAY_NAME_REFUSED = new RegExp([...REFUSED_MEMBER_NAMES, '\\\\u'].join('|')
 
 // The walks below recurse at most the nesting bound deep: the body was measured first.
 
-function wellFormed(value: unknown): boolean {
-  if (typeof value === 'string') return !LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.every(wellFormed);
-  if (value === null || typeof value !== 'object') return true;
-  return Object.entries(value).every(([k, v]) => !LONE_SURROGATE.test(k) && wellFormed(v));
+/** How many members the value has, at every depth, or -1 when a string or name has half a surrogate pair. */
+function membersRead(value: unknown): number {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? -1 : 0;
+  if (value === null || typeof value !== 'object') return 0;
+  let members = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const inner = membersRead(item);
+      if (inner < 0) return -1;
+      members += inner;
+    }
+    return members;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    const inner = membersRead(v);
+    if (inner < 0 || LONE_SURROGATE.test(k)) return -1;
+    members += inner + 1;
+  }
+  return members;
 }
 
 /** Every member with a refused name, as the JSON Pointer of the member itself. */

@@ -7,6 +7,7 @@ import { invalidRecipe, submissionProblems } from '../domain/recipes.js';
 import { context } from './context.js';
 import { hasBody } from './body.js';
 import { loggedPath, type Log } from './logging.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 import { describeProblems, type ValidatorProblem } from './validation-codes.js';
 import type { Pages } from './pages/negotiation.js';
 import { sendPage } from './pages/html.js';
@@ -79,7 +80,8 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
     if (isBodyParserError(err)) {
       return send(res, 400, { code: op?.validationErrorCode ?? 'bad_request', error: 'The request body is not valid JSON.' });
     }
-    log({ level: 'error', msg: 'unexpected error', path: loggedPath(req), error: err instanceof Error ? err.message : String(err) });
+    // The request id ties the line to the request's own line and to the answer the caller holds.
+    log({ level: 'error', msg: 'unexpected error', requestId: res.getHeader(REQUEST_ID_HEADER), path: loggedPath(req), error: err instanceof Error ? err.message : String(err) });
     return send(res, 500, { code: 'internal_error', error: 'Internal error.' });
   };
 }

@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Socket } from 'node:net';
 import type { Contract } from '../contract.js';
 import { closeInStages } from './closing.js';
+import { drain } from './drain.js';
 import type { Log } from './logging.js';
 import { messageClasses, type MessagePrototypes } from './message-classes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
@@ -19,6 +20,8 @@ export interface HttpSettings {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** How long a stop waits for requests still arriving (`shutdown-drain`). */
+  drainMs: number;
 }
 
 /** The settings from the document, with a deployment's values (VAULT_LIMITS) in place of the defaults. */
@@ -33,6 +36,7 @@ export function httpSettings(contract: Contract, overrides: Record<string, numbe
     headersTimeoutMs: value('request-headers-timeout') * 1000,
     requestTimeoutMs: value('request-timeout') * 1000,
     keepAliveTimeoutMs: value('keep-alive-timeout') * 1000,
+    drainMs: value('shutdown-drain') * 1000,
   };
 }
 
@@ -48,6 +52,8 @@ export interface HttpServer extends Server {
    * responses made from then on are born with the app's prototypes (http/message-classes.ts).
    */
   serve(app: RequestListener & MessagePrototypes): void;
+  /** Stops gracefully (http/drain.ts); resolves once every connection has closed. */
+  drain(): Promise<void>;
 }
 
 export function createHttpServer(settings: HttpSettings, options: { log?: Log } = {}): HttpServer {
@@ -65,18 +71,29 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     requireHostHeader: false,
   }) as HttpServer;
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
-  server.on('connection', (socket: Socket) => closeInStages(socket));
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  server.on('connection', (socket: Socket) => {
+    closeInStages(socket);
+    sockets.add(socket);
+    accepted++;
+    socket.once('close', () => sockets.delete(socket));
+  });
+  let draining = false;
 
-  // The request each connection is on, and the requests already answered: a timeout that fires
-  // while the rest of an answered request's body trickles in must not send a second answer.
-  const current = new WeakMap<Socket, IncomingMessage>();
-  const answered = new WeakSet<IncomingMessage>();
+  // The last two responses of each connection: the HTTP layer's own answers wait for the answers
+  // of the requests that came before (RFC 9112 section 9.3.2). Answers go out in order, so waiting
+  // for the last complete request's answer waits for all of them.
+  const latest = new WeakMap<Socket, ServerResponse>();
+  const before = new WeakMap<Socket, ServerResponse | undefined>();
+  const refused = new WeakSet<Socket>();
   let app: RequestListener | undefined;
   const waiting: [IncomingMessage, ServerResponse][] = [];
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    current.set(req.socket, req);
-    res.once('finish', () => answered.add(req));
+    before.set(req.socket, latest.get(req.socket));
+    latest.set(req.socket, res);
+    if (draining) closeLast(res);
     // RFC 9112 section 3.2: an HTTP/1.1 request without Host is answered 400.
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       return answerResponse(res, 400, 'An HTTP/1.1 request needs a Host header.', requestIdOf(req.headers['x-request-id']));
@@ -96,6 +113,26 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     for (const [req, res] of waiting.splice(0)) listener(req, res);
   };
 
+  server.drain = () => {
+    draining = true;
+    const refuse = (socket: Socket) =>
+      refuseAfterAnswers(socket, () => ({
+        status: 408,
+        message: `The server is stopping, and the request did not arrive within ${settings.drainMs / 1000} seconds of the stop. Send it again.`,
+        reason: 'stopping',
+      }));
+    return drain({ server, sockets, latest: (socket) => latest.get(socket), closeLast, refuse, drainMs: settings.drainMs, accepted: () => accepted });
+  };
+  // While the server stops, an answer that is the last of its connection when it is written says
+  // `Connection: close` (an earlier one keeps the connection for the requests received after it).
+  const closeLast = (res: ServerResponse) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      if (latest.get(this.req.socket) === this) this.shouldKeepAlive = false;
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as typeof res.writeHead;
+  };
+
   // RFC 9110 section 10.1.1 lets a server ignore an expectation it does not know; Node answers 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   // Node would send 100 Continue before the app sees the request, inviting the body of a request
@@ -103,25 +140,49 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
   // check that needs no body has passed (http/body.ts); a refusal goes out in its place.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
 
+  /**
+   * Answers on the socket itself once every request received before has been answered: a write
+   * pipelined ahead of a malformed request keeps its answer, and the refusal comes after it.
+   */
+  const refuseAfterAnswers = (socket: Socket, refusal: (headersReceived: boolean) => { status: number; message: string; reason: string | undefined }) => {
+    if (refused.has(socket)) return;
+    const last = latest.get(socket);
+    // The refusal is the last request's own when it has not fully arrived (a timeout mid-body);
+    // that request already answered, the connection just ends.
+    const own = last !== undefined && !last.req.complete ? last : undefined;
+    if (own?.headersSent) return void socket.destroy();
+    refused.add(socket);
+    const waitFor = own ? before.get(socket) : last;
+    const { status, message, reason } = refusal(own !== undefined);
+    // The id the app gave the request refused, if it got that far; otherwise a new one.
+    const requestId = String(own?.getHeader(REQUEST_ID_HEADER) ?? requestIdOf());
+    const send = () => {
+      if (!socket.writable) return;
+      log({ msg: 'refused by the HTTP layer', status, reason, requestId });
+      answerSocket(socket, status, message, requestId);
+    };
+    if (!waitFor || waitFor.writableFinished) return send();
+    const settle = () => {
+      waitFor.off('finish', settle).off('close', settle);
+      if (waitFor.writableFinished) send();
+      else socket.destroy();
+    };
+    waitFor.once('finish', settle).once('close', settle);
+  };
+
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const requestId = requestIdOf();
-    log({ msg: 'refused by the HTTP layer', status: 400, reason: 'connect', requestId });
-    answerSocket(socket, 400, 'CONNECT is not supported: this server is not a proxy.', requestId);
+    refuseAfterAnswers(socket, () => ({ status: 400, message: 'CONNECT is not supported: this server is not a proxy.', reason: 'connect' }));
   });
 
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    const req = current.get(socket);
-    const answeredAlready = inFlight?.headersSent === true || (req !== undefined && answered.has(req) && !req.complete);
-    if (err.code === 'ECONNRESET' || !socket.writable || answeredAlready) {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const [status, message] = refusalOf(err.code, settings, inFlight !== null && inFlight !== undefined);
-    // The id the app gave the request in flight, if it got that far; otherwise a new one.
-    const requestId = String(inFlight?.getHeader(REQUEST_ID_HEADER) ?? requestIdOf());
-    log({ msg: 'refused by the HTTP layer', status, reason: err.code, requestId });
-    answerSocket(socket, status, message, requestId);
+    refuseAfterAnswers(socket, (headersReceived) => {
+      const [status, message] = refusalOf(err.code, settings, headersReceived);
+      return { status, message, reason: err.code };
+    });
   });
 
   return server;

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { docsRouter } from '../http/docs.js';
+import { answers, exchange, type RawAnswer } from './raw.js';
 
 const ROOT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -21,49 +22,6 @@ const ROOT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  * or, for an idle connection, a close without an answer. Sent over raw sockets, since no HTTP
  * client sends these.
  */
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: any;
-  /** Every byte the server sent before it closed the connection. */
-  raw: string;
-}
-
-/** Writes `parts` (a number is a pause in ms) on a new connection and reads until the server closes it. */
-function exchange(base: string, parts: (string | Buffer | number)[]): Promise<string> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket: Socket = connect(Number(port), hostname);
-    let received = '';
-    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-    socket.on('close', () => resolve(received));
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' || e.code === 'EPIPE' ? undefined : reject(e)));
-    const next = (i: number) => {
-      if (i >= parts.length || socket.destroyed) return;
-      const part = parts[i]!;
-      if (typeof part === 'number') setTimeout(() => next(i + 1), part);
-      else socket.write(part, () => next(i + 1));
-    };
-    socket.on('connect', () => next(0));
-  });
-}
-
-/** The answers in `raw`, one per HTTP message. */
-function answers(raw: string): RawAnswer[] {
-  const out: RawAnswer[] = [];
-  let rest = raw;
-  while (rest.startsWith('HTTP/1.1 ')) {
-    const headEnd = rest.indexOf('\r\n\r\n');
-    const [statusLine, ...lines] = rest.slice(0, headEnd).split('\r\n');
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-    const length = Number(headers['content-length'] ?? 0);
-    const text = Buffer.from(rest.slice(headEnd + 4), 'latin1').subarray(0, length).toString('utf8');
-    out.push({ status: Number(statusLine!.split(' ')[1]), headers, body: text ? JSON.parse(text) : undefined, raw: rest });
-    rest = rest.slice(headEnd + 4 + Buffer.byteLength(text, 'latin1'));
-  }
-  return out;
-}
 
 async function only(base: string, parts: (string | Buffer | number)[]): Promise<RawAnswer> {
   const raw = await exchange(base, parts);
@@ -223,6 +181,23 @@ describe('the HTTP edge before the body', () => {
     }
     const once = await only(t.base, [`GET /v1/tokens HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nConnection: close\r\n\r\n`]);
     expect(once.status).toBe(200);
+  });
+
+  it('when two Content-Type headers are sent, in either order or the same twice, then the operation\'s 400', async () => {
+    const a = givenAccount(t, { signup: true });
+    const body = JSON.stringify({ website: 'types.com', email: 'agent@example.com' });
+    for (const [first, second] of [['application/json', 'text/plain'], ['text/plain', 'application/json'], ['application/json', 'application/json']]) {
+      const answer = await only(t.base, [
+        `POST /v1/logins/requests HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: ${first}\r\nContent-Type: ${second}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ]);
+      expect(answer.status, `${first}, ${second}`).toBe(400);
+      expect(answer.body).toEqual({ code: 'bad_request', error: expect.stringMatching(/one Content-Type header/) });
+    }
+    const recipe = await only(t.base, [
+      `POST /v1/recipes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    ]);
+    expect(recipe.status).toBe(400);
+    expect(recipe.body).toMatchObject({ code: 'invalid_recipe', errors: [expect.objectContaining({ path: '' })] });
   });
 
   it('when the scheme is bearer in any case, then the key is read (RFC 9110 section 11.1)', async () => {

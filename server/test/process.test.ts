@@ -271,6 +271,12 @@ describe('start-up errors', () => {
     expect(readFileSync(join(dir, 'vault.db')).equals(before)).toBe(true);
   });
 
+  it('when the data directory cannot be made, then one line and a non-zero exit, no stack trace', async () => {
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: '/dev/null/x' });
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toEqual([expect.stringMatching(/^credential-vault: cannot create the data directory \/dev\/null\/x: /)]);
+  });
+
   it('when the data directory is read-only, then one line and a non-zero exit', async () => {
     const dir = await writtenDataDir();
     chmodSync(dir, 0o500);

@@ -207,6 +207,61 @@ describe('member names JavaScript gives a meaning to', () => {
   });
 });
 
+describe('member names given twice', () => {
+  it('when any operation with a JSON body gets an object that names a member twice, at any depth, then its own 400', async () => {
+    for (const op of bodyOperations) {
+      const signupLink = op.operationId === 'decideSignupApproval' ? await pathOf(op) : undefined;
+      for (const body of [
+        '{"decision":"deny","website":"acme.com","email":"a@b.co","label":"x","decision":"approve"}',
+        '{"decision":"deny","website":"acme.com","email":"a@b.co","label":"x","steps":[{"a":1},{"b":{"c":1,"c":2}}]}',
+        // The same name written with escapes is the same name.
+        '{"decision":"deny","website":"acme.com","email":"a@b.co","label":"x","\\u0064ecision":"approve"}',
+      ]) {
+        const res = await post(signupLink ?? (await pathOf(op)), body);
+        expect(res.status, `${op.operationId} ${body}`).toBe(400);
+        expect(res.body.code, op.operationId).toBe(op.validationErrorCode);
+        expect(res.body.error).toMatch(/twice/);
+      }
+      // Refused bodies decided nothing: the link still takes a decision.
+      if (signupLink) {
+        const decided = await post(signupLink, '{"decision":"deny"}');
+        expect(decided.status).toBe(200);
+        expect((decided.body as unknown as { status: string }).status).toBe('denied');
+      }
+    }
+    expect(t.logs.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('when a recipe names a member twice, then invalid_recipe lists it at its path', async () => {
+    const res = await post('/v1/recipes', '{"key":"twice.com","kind":"merchant","status":"partial","steps":[{"action":"click"},{"action":"fill","action":"click"}]}');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_recipe');
+    expect(res.body.errors).toEqual([{ path: '/steps/1/action', message: expect.stringMatching(/twice/) }]);
+  });
+
+  it('when the same name is in different objects, or a value repeats, then the body is read as any other', async () => {
+    const ok = await post('/v1/recipes', `{"key":"twice${Date.now()}.com","kind":"merchant","status":"partial","steps":[{"action":"click","note":"action"},{"action":"click"}]}`);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(202);
+  });
+
+  it('when random JSON is sent, then a body is refused for a repeated name exactly when one object repeats one', async () => {
+    const recipeBody = fc.dictionary(fc.constantFrom('action', 'note', 'a', 'b', 'é', '"', '\\'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+    // Writes objects as lists of members, so that a name may repeat, as no JSON.stringify writes it.
+    const members = fc.array(fc.tuple(fc.constantFrom('action', 'note', 'a', 'b'), fc.jsonValue({ maxDepth: 2 })), { maxLength: 4 });
+    const text = (list: [string, unknown][]) => `{${list.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+    await fc.assert(
+      fc.asyncProperty(members, recipeBody, async (list, extra) => {
+        const repeats = new Set(list.map(([k]) => k)).size !== list.length;
+        const body = `{"key":"random.com","kind":"merchant","status":"partial","steps":[${text(list)}],"x":${JSON.stringify(extra)}}`;
+        const res = await post('/v1/recipes', body);
+        const named = (res.body.errors ?? []).some((e: any) => /twice/.test(e.message));
+        expect(named, body).toBe(repeats);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('account-holder link decisions', () => {
   const decisions = bodyOperations.filter((op) => op.path.includes('{token}'));
 

@@ -128,3 +128,20 @@ describe('the request id of the HTTP layer', () => {
     expect(headerOf(await raw(t.base, 'GET /v1/recipes HTTP/1.1\r\nX-Request-Id: no host\r\n\r\n'), 'x-request-id')).toMatch(UUID);
   });
 });
+
+describe('the request id of an unexpected error', () => {
+  it('when a request fails unexpectedly, then its "unexpected error" log line carries its request id', async () => {
+    const t = await startServer();
+    try {
+      const { key } = givenAccount(t);
+      // A closed database makes the key lookup throw: no answer the document describes but the 500.
+      t.db.close();
+      const res = await fetch(`${t.base}/v1/tokens`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'failing-1' } });
+      expect(res.status).toBe(500);
+      expect(res.headers.get('x-request-id')).toBe('failing-1');
+      expect(t.logs.filter((l) => l.msg === 'unexpected error')).toEqual([expect.objectContaining({ requestId: 'failing-1' })]);
+    } finally {
+      await t.close();
+    }
+  });
+});
