@@ -4,7 +4,7 @@ import { extraSitesByLogin, listLogins, type LoginRow } from '../store/logins.js
 import { allowSitesByCard, listCards } from '../store/cards.js';
 import { identityPresence, listAddresses } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
-import { cachedRead } from '../store/read-cache.js';
+import { cachedRead, scopes } from '../store/read-cache.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
 import { parsePage, registrableDomain, type PageSite } from './sites.js';
 
@@ -82,7 +82,7 @@ function accountData(db: Db, accountId: string) {
       loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
       siteNames: new Map(logins.map((l) => [l.id, l.website ? parsePage(l.website)?.siteName : undefined])),
     };
-  });
+  }, scopes.account(accountId));
 }
 
 /**
@@ -106,7 +106,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     cardEntries = [...forPage.map((c) => cardEntry(c.id, false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c.id, true))];
   }
 
-  const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id))) : undefined;
+  const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id)), scopes.account(key.account_id)) : undefined;
   const logins = allowed ? all.filter((l) => allowed.has(l.id)) : all;
   const entry = (l: LoginRow) => loginEntry(l, extra.get(l.id) ?? [], tokens.get(l.id) ?? {});
   let loginEntries: LoginEntry[];

@@ -4,7 +4,7 @@ import * as store from '../store/recipes.js';
 import type { Clock } from './clock.js';
 import type { Limiter } from './limiter.js';
 import { ApiError } from './errors.js';
-import { cachedRead } from '../store/read-cache.js';
+import { cachedRead, scopes } from '../store/read-cache.js';
 import type { RecipeKind, RecipeStatus, Recipe, Release } from './registry.js';
 import { LiveSet, ReleaseIndex, readLiveSet, type ContributionMemo, type LiveRecipe } from './recipe-live.js';
 import { lookup, type Lookup } from './recipe-lookup.js';
@@ -79,7 +79,7 @@ export class RecipeRegistry {
    * Callers never change what it returns.
    */
   live(): LiveSet {
-    return cachedRead(this.deps.db, 'recipes:live', () => readLiveSet(this.deps.db, this.releaseIndex, this.parsed));
+    return cachedRead(this.deps.db, 'recipes:live', () => readLiveSet(this.deps.db, this.releaseIndex, this.parsed), scopes.registry);
   }
 
   /** GET /v1/recipes without `url`: every live recipe, with its body when `full`. */
