@@ -54,12 +54,18 @@ export function readSignupIdentity(db: Db, sealer: Sealer, id: string): { email:
 }
 
 /** Requests awaiting a decision: pending and not yet expired. */
-export function countPending(db: Db, accountId: string, now: number): number {
-  return (
-    stmt(db, "SELECT COUNT(*) AS n FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ?").get(accountId, now) as {
-      n: number;
-    }
-  ).n;
+/**
+ * The account's pending requests that have not expired, counted up to `atMost`: a filing only asks
+ * whether the ceiling is passed, so it reads at most that many rows of the index, however many
+ * requests wait (a deployment may raise the ceiling). Without `atMost`, every one (LIMIT -1).
+ */
+export function countPending(db: Db, accountId: string, now: number, atMost = -1): number {
+  return stmt(
+    db,
+    "SELECT COUNT(*) FROM (SELECT 1 FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ? LIMIT ?)",
+  )
+    .pluck()
+    .get(accountId, now, atMost) as number;
 }
 
 export function markApproved(db: Db, id: string, input: { loginId: string; passwordPolicy: string; preapproved: boolean; now: number }): void {
