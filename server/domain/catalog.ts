@@ -6,7 +6,7 @@ import { identityPresence, listAddresses } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
-import { parsePage, registrableDomain, type PageSite } from './sites.js';
+import { parsePage, type PageSite } from './sites.js';
 
 export interface CatalogKey {
   id: string;
@@ -51,10 +51,27 @@ export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
   return all.filter((l) => allowed.has(l.id));
 }
 
+/**
+ * Sites as parsed (URL, host normal form, Public Suffix List), kept across the account's versions:
+ * a write to one login of a large account then parses nothing again. A site is text, and its
+ * parse depends on nothing else.
+ */
+const parsedSites = new Map<string, PageSite | null>();
+const MAX_PARSED_SITES = 20_000;
+
+function siteOf(site: string): PageSite | null {
+  let parsed = parsedSites.get(site);
+  if (parsed === undefined) {
+    if (parsedSites.size >= MAX_PARSED_SITES) parsedSites.clear();
+    parsedSites.set(site, (parsed = parsePage(site)));
+  }
+  return parsed;
+}
+
 function domainsOf(sites: (string | null)[]): Set<string> {
   const domains = new Set<string>();
   for (const site of sites) {
-    const d = site ? registrableDomain(site) : null;
+    const d = site ? siteOf(site)?.domain : undefined;
     if (d) domains.add(d);
   }
   return domains;
@@ -80,7 +97,7 @@ function accountData(db: Db, accountId: string) {
       addresses: listAddresses(db, accountId),
       cardDomains: new Map([...allowByCard].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
       loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
-      siteNames: new Map(logins.map((l) => [l.id, l.website ? parsePage(l.website)?.siteName : undefined])),
+      siteNames: new Map(logins.map((l) => [l.id, l.website ? siteOf(l.website)?.siteName : undefined])),
     };
   }, scopes.account(accountId));
 }
