@@ -78,28 +78,45 @@ function domainsOf(sites: (string | null)[]): Set<string> {
 }
 
 /**
- * What the catalog is built from, read in one go and kept until the account's data may have changed
- * (store/read-cache.ts): a catalog fetch then costs no query while nothing changed. The sites of the
- * stored cards and logins are parsed (URL, host normal form, Public Suffix List) once here too, not
- * on every filtered fetch.
+ * What the catalog is built from, in four parts (logins, cards, identity and addresses, tokens),
+ * each kept until its own data may have changed (store/read-cache.ts): a catalog fetch then costs
+ * no query while nothing changed, and a write to one part (a login) reads only that part again.
+ * The sites of the stored cards and logins are parsed (URL, host normal form, Public Suffix List)
+ * here, not on every filtered fetch.
  */
 function accountData(db: Db, accountId: string) {
-  return cachedRead(db, `catalog:${accountId}`, () => {
-    const allowByCard = allowSitesByCard(db, accountId);
-    const extra = extraSitesByLogin(db, accountId);
-    const logins = listLogins(db, accountId);
-    return {
-      tokens: accountTokens(db, accountId) as Tokens,
+  const tokens = cachedRead(db, `catalog-tokens:${accountId}`, () => accountTokens(db, accountId) as Tokens, scopes.part('tokens', accountId));
+  const logins = cachedRead(
+    db,
+    `catalog-logins:${accountId}`,
+    () => {
+      const extra = extraSitesByLogin(db, accountId);
+      const logins = listLogins(db, accountId);
+      return {
+        extra,
+        logins,
+        loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
+        siteNames: new Map(logins.map((l) => [l.id, l.website ? siteOf(l.website)?.siteName : undefined])),
+      };
+    },
+    scopes.part('logins', accountId),
+  );
+  const cards = cachedRead(
+    db,
+    `catalog-cards:${accountId}`,
+    () => ({
       cards: listCards(db, accountId),
-      extra,
-      logins,
-      presence: identityPresence(db, accountId),
-      addresses: listAddresses(db, accountId),
-      cardDomains: new Map([...allowByCard].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
-      loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
-      siteNames: new Map(logins.map((l) => [l.id, l.website ? siteOf(l.website)?.siteName : undefined])),
-    };
-  }, scopes.account(accountId));
+      cardDomains: new Map([...allowSitesByCard(db, accountId)].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
+    }),
+    scopes.part('cards', accountId),
+  );
+  const profile = cachedRead(
+    db,
+    `catalog-profile:${accountId}`,
+    () => ({ presence: identityPresence(db, accountId), addresses: listAddresses(db, accountId) }),
+    scopes.part('profile', accountId),
+  );
+  return { tokens, ...logins, ...cards, ...profile };
 }
 
 /**

@@ -59,6 +59,8 @@ function scopeVersion(db: Db, scope: string, generation: string): number {
 /** The scopes the triggers of migration 0005-data-scopes raise; spelled here once for the readers. */
 export const scopes = {
   account: (accountId: string) => `account:${accountId}`,
+  /** One part of an account's data, of which the catalog is built. */
+  part: (part: 'logins' | 'cards' | 'profile' | 'tokens', accountId: string) => `${part}:${accountId}`,
   keys: 'keys',
   registry: 'registry',
 } as const;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb, beginRequestReads, type Db } from '../store/db.js';
+import { openDb, beginRequestReads, stmt, type Db } from '../store/db.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { Sealer } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
@@ -57,9 +57,25 @@ describe('kept reads by scope', () => {
     expect([readsOne.builds(), readsTwo.builds(), registry.builds(), unscoped.builds()]).toEqual([2, 1, 1, 2]);
     // A write to a row of the account's child tables (through its login) is the account's too.
     setUsername(a, sealer, getLogin(a, id)!, 'me');
-    a.prepare("INSERT INTO login_extra_sites (login_id, host) VALUES (?, 'other.acme.com')").run(id);
+    stmt(a, "INSERT INTO login_extra_sites (login_id, host) VALUES (?, 'other.acme.com')").run(id);
     for (const r of [readsOne, readsTwo, registry]) r.read();
     expect([readsOne.builds(), readsTwo.builds(), registry.builds()]).toEqual([3, 1, 1]);
+  });
+
+  it("when one part of an account is written, then that part is built again and its other parts are not; the account's whole reads are", () => {
+    const one = openAccount(a, { plan: 'Free', name: 'one', now: 0 });
+    const id = login(a, one.id, 'acme');
+    const parts = (['logins', 'cards', 'profile', 'tokens'] as const).map((part) => counted(a, part, scopes.part(part, one.id)));
+    const whole = counted(a, 'whole', scopes.account(one.id));
+    for (const r of [...parts, whole]) r.read();
+    // A new password leaves the login's tokens as they are.
+    stmt(a, "UPDATE logins SET password = x'00' WHERE id = ?").run(id);
+    for (const r of [...parts, whole]) r.read();
+    expect([...parts.map((r) => r.builds()), whole.builds()]).toEqual([2, 1, 1, 1, 2]);
+    // A username set adds a token: the logins and the tokens part.
+    setUsername(a, sealer, getLogin(a, id)!, 'me');
+    for (const r of [...parts, whole]) r.read();
+    expect([...parts.map((r) => r.builds()), whole.builds()]).toEqual([3, 1, 1, 2, 3]);
   });
 
   it('when a contribution is recorded, then the registry is built again and no account is', () => {
