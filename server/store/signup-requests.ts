@@ -54,18 +54,25 @@ export function readSignupIdentity(db: Db, sealer: Sealer, id: string): { email:
 }
 
 /** Requests awaiting a decision: pending and not yet expired. */
+export function countPending(db: Db, accountId: string, now: number): number {
+  return stmt(db, "SELECT COUNT(*) FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ?").pluck().get(accountId, now) as number;
+}
+
 /**
- * The account's pending requests that have not expired, counted up to `atMost`: a filing only asks
- * whether the ceiling is passed, so it reads at most that many rows of the index, however many
- * requests wait (a deployment may raise the ceiling). Without `atMost`, every one (LIMIT -1).
+ * Whether more than `ceiling` of the account's requests are pending and not expired. The account's
+ * one row of pending requests (migration 0006-pending-signups) answers while it is within the
+ * ceiling; only above it are the live ones counted, and then at most ceiling + 1 of them.
  */
-export function countPending(db: Db, accountId: string, now: number, atMost = -1): number {
-  return stmt(
+export function pendingAbove(db: Db, accountId: string, now: number, ceiling: number): boolean {
+  const stored = (stmt(db, 'SELECT pending FROM pending_signups WHERE account_id = ?').pluck().get(accountId) as number | undefined) ?? 0;
+  if (stored <= ceiling) return false;
+  const live = stmt(
     db,
     "SELECT COUNT(*) FROM (SELECT 1 FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ? LIMIT ?)",
   )
     .pluck()
-    .get(accountId, now, atMost) as number;
+    .get(accountId, now, ceiling + 1) as number;
+  return live > ceiling;
 }
 
 export function markApproved(db: Db, id: string, input: { loginId: string; passwordPolicy: string; preapproved: boolean; now: number }): void {
