@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200]; --help lists the options.
+// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200 --reads 50 --only main|scale]; --help lists the options.
 //
 // Load-tests GET /v1/tokens of the reference server against baselines measured in the same run:
 // raw node:http and a bare Express route serving the same catalog bytes, and Prism mocking the
@@ -6,6 +6,8 @@
 // load generator (autocannon) here on the other; variants alternate over rounds so drift touches
 // all of them alike. Results are ratios to the baselines, never absolute thresholds. Loopback
 // only; every process it starts is stopped. Any non-2xx answer makes the run invalid (exit 1).
+// The scale section (scripts/bench/scale.ts) then runs the recipe lookup, the index, the catalog,
+// reads right after writes and a filing at demo size and at the sizes the specification allows.
 // Not part of `npm test`.
 import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,8 @@ import { parseArgs } from 'node:util';
 import { withExtraPaths } from './bench/extra-paths.js';
 import { get, pinSelf, ROOT, sampleMemory, startBenchServer, startPrism, treeCpuMicros, type Running } from './bench/processes.js';
 import { lookupMicros } from './bench/lookup.js';
+import { runScale } from './bench/scale.js';
+import { formatScale } from './bench/scale-report.js';
 import { formatReport, VARIANT_IDS, variantLabels, type Lookup, type Measured, type VariantId } from './bench/report.js';
 
 const USAGE = `Usage: npm run bench [-- options]
@@ -30,6 +34,8 @@ Options:
   --connections <n>    concurrent connections of the load generator (default 50)
   --warmup <s>         seconds of load per variant before the rounds (default 1)
   --extra-paths <n>    documented paths added for the "+N paths" variant (default 200)
+  --reads <n>          scale section: reads timed one at a time per kind, size and round (default 50)
+  --only <section>     run only "main" (GET /v1/tokens against the baselines) or "scale"
   -h, --help           print this and exit`;
 
 const OPTIONS = {
@@ -38,6 +44,8 @@ const OPTIONS = {
   connections: { type: 'string', default: '50' },
   warmup: { type: 'string', default: '1' },
   'extra-paths': { type: 'string', default: '200' },
+  reads: { type: 'string', default: '50' },
+  only: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -69,7 +77,10 @@ const settings = {
   connections: number('connections', 1, true),
   warmup: number('warmup', 0, false),
   extraPaths: number('extra-paths', 0, true),
+  reads: number('reads', 1, true),
 };
+if (args.only !== undefined && args.only !== 'main' && args.only !== 'scale') usageError(`--only must be "main" or "scale", got "${args.only}"`);
+const sections = { main: args.only !== 'scale', scale: args.only !== 'main' };
 
 // Plan limits would refuse almost every request of a load test; the deployment setting raises
 // them for the bench account. The limiter still runs and writes its counters on every request.
@@ -93,13 +104,35 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 async function main(): Promise<number> {
   const pinned = pinSelf();
+  const machine = `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${pinned ? 'load generator on core 0, servers on core 1 (taskset)' : 'no taskset: processes not pinned'}`;
+  const texts: string[] = [];
+  let valid = true;
+  if (sections.main) {
+    const report = await mainSection(machine);
+    texts.push(report.text);
+    valid = report.valid;
+  }
+  if (sections.scale) {
+    log(`scale: ${settings.rounds} rounds of ${settings.duration} s per load, ${settings.reads} timed reads per kind`);
+    const measured = await runScale(work, settings, (s) => servers.push(s), log);
+    await stopAll();
+    texts.push([...(sections.main ? [] : [machine, '']), ...formatScale(measured).lines].join('\n'));
+  }
+  const text = texts.join('\n\n');
+  console.log(text);
+  const out = join(ROOT, 'dist', 'bench');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'report.md'), `${text}\n`);
+  return valid ? 0 : 1;
+}
+
+async function mainSection(machine: string): Promise<{ text: string; valid: boolean }> {
   const bundled = join(ROOT, 'dist', 'openapi.json');
   let doc: Record<string, unknown>;
   try {
     doc = JSON.parse(readFileSync(bundled, 'utf8'));
   } catch {
-    console.error('bench: dist/openapi.json is missing; run "npm run bundle" first');
-    return 1;
+    throw new Error('dist/openapi.json is missing; run "npm run bundle" first');
   }
   const extraDoc = join(work, 'openapi-extra-paths.json');
   const extraDocument = withExtraPaths(doc, settings.extraPaths);
@@ -180,13 +213,9 @@ async function main(): Promise<number> {
     lookups,
     paths: Object.keys(doc.paths as object).length,
     settings,
-    machine: `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${pinned ? 'load generator on core 0, servers on core 1 (taskset)' : 'no taskset: processes not pinned'}`,
+    machine,
   });
-  console.log(report.text);
-  const out = join(ROOT, 'dist', 'bench');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'report.md'), `${report.text}\n`);
-  return report.valid ? 0 : 1;
+  return report;
 }
 
 async function load(v: Variant, seconds: number, into: Measured, counted: boolean): Promise<void> {

@@ -19,6 +19,10 @@ export interface ServerReady {
   warmMs?: number;
   /** The demo account's catalog key (reference server only). */
   key?: string;
+  /** Milliseconds from loading the registry release to listening (reference server only): the start-up that depends on the release. */
+  startMs?: number;
+  /** The keys of the scale section's accounts (BENCH_SCALE set). */
+  scale?: import('./scale-data.js').ScaleKeys;
 }
 
 const kind = process.argv[2];
@@ -88,8 +92,18 @@ if (kind === 'raw') {
   const db = openDb(join(dir, 'vault.db'));
   cleanups.unshift(() => db.close());
   const masterKey = randomBytes(32);
-  const demo = seedDemo(db, new Sealer(masterKey), realClock.now());
+  const sealer = new Sealer(masterKey);
+  const demo = seedDemo(db, sealer, realClock.now());
+  // The scale section: `small` adds a written login and another account to the demo data, `large`
+  // also an account at the sizes the specification allows, and a registry release of its own.
+  let scale: import('./scale-data.js').ScaleKeys | undefined;
+  if (env.BENCH_SCALE === 'small' || env.BENCH_SCALE === 'large') {
+    const { seedScale } = await import('./scale-data.js');
+    scale = seedScale(db, sealer, realClock.now(), env.BENCH_SCALE === 'large', { accountId: demo.accountId, ...demo.keys });
+  }
   const contract = loadContract(env.BENCH_DOC || undefined);
+  const { loadRelease } = await import('../../server/domain/registry.js');
+  const startAt = performance.now();
   // The deployment setting main.ts reads, with the same parser: limits stay on, only their values change.
   const limitOverrides = parseLimitOverrides(env.VAULT_LIMITS, new Set(contract.limits.keys()));
   const app = createApp({
@@ -98,6 +112,7 @@ if (kind === 'raw') {
     masterKey,
     contract,
     config: { validateResponses: env.BENCH_VALIDATE_RESPONSES !== '0', limitOverrides },
+    release: loadRelease(contract, env.BENCH_REGISTRY_FILE || undefined),
   });
   const started = performance.now();
   if (env.BENCH_COLD !== '1') await app.ready();
@@ -106,7 +121,7 @@ if (kind === 'raw') {
   // layer, and requests born with the app's prototypes.
   const server = createHttpServer(httpSettings(contract, limitOverrides));
   server.serve(app);
-  announce(server, { warmMs, key: demo.keys.agent });
+  announce(server, { warmMs, key: demo.keys.agent, startMs: Math.round(performance.now() - startAt), ...(scale ? { scale } : {}) });
 } else {
   process.stderr.write(`bench server: unknown kind "${kind}" (raw, express, express-validated or reference)\n`);
   process.exit(2);

@@ -4,9 +4,9 @@ import { extraSitesByLogin, listLogins, type LoginRow } from '../store/logins.js
 import { allowSitesByCard, listCards } from '../store/cards.js';
 import { identityPresence, listAddresses } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
-import { cachedRead } from '../store/read-cache.js';
+import { cachedRead, scopes } from '../store/read-cache.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
-import { parsePage, registrableDomain, type PageSite } from './sites.js';
+import { parsePage, type PageSite } from './sites.js';
 
 export interface CatalogKey {
   id: string;
@@ -51,38 +51,72 @@ export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
   return all.filter((l) => allowed.has(l.id));
 }
 
+/**
+ * Sites as parsed (URL, host normal form, Public Suffix List), kept across the account's versions:
+ * a write to one login of a large account then parses nothing again. A site is text, and its
+ * parse depends on nothing else.
+ */
+const parsedSites = new Map<string, PageSite | null>();
+const MAX_PARSED_SITES = 20_000;
+
+function siteOf(site: string): PageSite | null {
+  let parsed = parsedSites.get(site);
+  if (parsed === undefined) {
+    if (parsedSites.size >= MAX_PARSED_SITES) parsedSites.clear();
+    parsedSites.set(site, (parsed = parsePage(site)));
+  }
+  return parsed;
+}
+
 function domainsOf(sites: (string | null)[]): Set<string> {
   const domains = new Set<string>();
   for (const site of sites) {
-    const d = site ? registrableDomain(site) : null;
+    const d = site ? siteOf(site)?.domain : undefined;
     if (d) domains.add(d);
   }
   return domains;
 }
 
 /**
- * What the catalog is built from, read in one go and kept until the account's data may have changed
- * (store/read-cache.ts): a catalog fetch then costs no query while nothing changed. The sites of the
- * stored cards and logins are parsed (URL, host normal form, Public Suffix List) once here too, not
- * on every filtered fetch.
+ * What the catalog is built from, in four parts (logins, cards, identity and addresses, tokens),
+ * each kept until its own data may have changed (store/read-cache.ts): a catalog fetch then costs
+ * no query while nothing changed, and a write to one part (a login) reads only that part again.
+ * The sites of the stored cards and logins are parsed (URL, host normal form, Public Suffix List)
+ * here, not on every filtered fetch.
  */
 function accountData(db: Db, accountId: string) {
-  return cachedRead(db, `catalog:${accountId}`, () => {
-    const allowByCard = allowSitesByCard(db, accountId);
-    const extra = extraSitesByLogin(db, accountId);
-    const logins = listLogins(db, accountId);
-    return {
-      tokens: accountTokens(db, accountId) as Tokens,
+  const tokens = cachedRead(db, `catalog-tokens:${accountId}`, () => accountTokens(db, accountId) as Tokens, scopes.part('tokens', accountId));
+  const logins = cachedRead(
+    db,
+    `catalog-logins:${accountId}`,
+    () => {
+      const extra = extraSitesByLogin(db, accountId);
+      const logins = listLogins(db, accountId);
+      return {
+        extra,
+        logins,
+        loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
+        siteNames: new Map(logins.map((l) => [l.id, l.website ? siteOf(l.website)?.siteName : undefined])),
+      };
+    },
+    scopes.part('logins', accountId),
+  );
+  const cards = cachedRead(
+    db,
+    `catalog-cards:${accountId}`,
+    () => ({
       cards: listCards(db, accountId),
-      extra,
-      logins,
-      presence: identityPresence(db, accountId),
-      addresses: listAddresses(db, accountId),
-      cardDomains: new Map([...allowByCard].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
-      loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
-      siteNames: new Map(logins.map((l) => [l.id, l.website ? parsePage(l.website)?.siteName : undefined])),
-    };
-  });
+      cardDomains: new Map([...allowSitesByCard(db, accountId)].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
+    }),
+    scopes.part('cards', accountId),
+  );
+  const profile = cachedRead(
+    db,
+    `catalog-profile:${accountId}`,
+    () => ({ presence: identityPresence(db, accountId), addresses: listAddresses(db, accountId) }),
+    scopes.part('profile', accountId),
+  );
+  return { tokens, ...logins, ...cards, ...profile };
 }
 
 /**
@@ -106,7 +140,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     cardEntries = [...forPage.map((c) => cardEntry(c.id, false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c.id, true))];
   }
 
-  const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id))) : undefined;
+  const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id)), scopes.account(key.account_id)) : undefined;
   const logins = allowed ? all.filter((l) => allowed.has(l.id)) : all;
   const entry = (l: LoginRow) => loginEntry(l, extra.get(l.id) ?? [], tokens.get(l.id) ?? {});
   let loginEntries: LoginEntry[];

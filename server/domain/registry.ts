@@ -97,14 +97,19 @@ export function loadRelease(contract: Contract, file = defaultReleaseFile()): Re
 function releaseProblems(recipes: Recipe[]): Problem[] {
   const problems: Problem[] = [];
   const seen = new Map<string, number>();
+  // Kinds by key, so that a release checks in time linear in its size: each key may have several
+  // recipes here, since a duplicate is reported but still read.
+  const kinds = new Map<string, Set<RecipeKind>>();
   recipes.forEach((r, i) => {
     if (seen.has(r.key)) problems.push({ path: `/recipes/${i}/key`, message: `"${r.key}" is also the key of /recipes/${seen.get(r.key)}` });
     else seen.set(r.key, i);
+    const known = kinds.get(r.key);
+    if (known) known.add(r.kind);
+    else kinds.set(r.key, new Set([r.kind]));
   });
   recipes.forEach((r, i) => {
     if (r.platform === undefined || r.platform === CUSTOM_PLATFORM) return;
-    const named = recipes.find((p) => p.key === r.platform && p.kind === platformKindFor(r.kind));
-    if (!named) problems.push({ path: `/recipes/${i}/platform`, message: `names "${r.platform}", which no ${platformKindFor(r.kind)} recipe of the release has` });
+    if (kinds.get(r.platform)?.has(platformKindFor(r.kind)) !== true) problems.push({ path: `/recipes/${i}/platform`, message: `names "${r.platform}", which no ${platformKindFor(r.kind)} recipe of the release has` });
   });
   return problems;
 }

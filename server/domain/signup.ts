@@ -124,7 +124,7 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
     const pendingLimit = deps.contract.limit('pending-signup-requests');
     const maxPending = value(deps, pendingLimit.id);
     // The new request is already counted: refuse when it would be one too many.
-    if (requests.countPending(db, key.account_id, now) > maxPending) {
+    if (requests.pendingAbove(db, key.account_id, now, maxPending)) {
       throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', `${maxPending} signup requests already await the account holder; poll them before filing another.`);
     }
     insertLink(db, sealer, { accountId: key.account_id, kind: 'signup', signupRequestId: requestId, now, expiresAt });

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Db } from '../store/db.js';
 import { findLiveKey, keyDigest, type AuthenticatedKey } from '../store/keys.js';
-import { cachedRead } from '../store/read-cache.js';
+import { cachedRead, scopes } from '../store/read-cache.js';
 import { ApiError } from '../domain/errors.js';
 import { authorised, writeAs } from '../domain/authority.js';
 import { context, requireKey } from './context.js';
@@ -21,10 +21,10 @@ export function authenticate(db: Db): RequestHandler {
     if (fieldCount(req.rawHeaders, 'authorization') > 1) throw new ApiError(401, 'unauthorized', 'Send one Authorization header; this request sends more than one.');
     const match = BEARER.exec(req.get('authorization') ?? '');
     if (!match) throw new ApiError(401, 'unauthorized', 'Send the API key as "Authorization: Bearer <API key>".');
-    // Cached until any write (a revocation, a plan change) or another process's commit; the cache is
-    // keyed by the key's hash, never by the key.
+    // Cached until a write to any key or account (a revocation, a plan change), in this process or
+    // another; the cache is keyed by the key's hash, never by the key.
     const secret = match[1]!;
-    const key = cachedRead(db, `api-key:${keyDigest(secret)}`, () => findLiveKey(db, secret));
+    const key = cachedRead(db, `api-key:${keyDigest(secret)}`, () => findLiveKey(db, secret), scopes.keys);
     // A write confirms the key again inside its transaction (domain/authority.ts, writeAsKey below).
     ctx.key = authorised(key, op);
     next();

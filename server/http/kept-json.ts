@@ -12,15 +12,15 @@ export interface Kept {
 
 /**
  * A 200 JSON answer that depends only on stored data is kept as the bytes first sent until that
- * data may have changed (store/read-cache.ts). The first time, it goes through res.json, so the
+ * data may have changed: a write to its `scope` (store/read-cache.ts). The first time, it goes through res.json, so the
  * validator's response hook checks it, and it is kept only when that check let it through.
  * Afterwards the same bytes are sent with the Content-Type res.json sets, as res.send sends bytes
  * (Content-Length, HEAD, conditional requests), which is what res.json does after serialising:
  * nothing is built, serialised or validated again, and a check of the same bytes against the same schema has one
  * verdict. For operations whose 200 has one media type, so the verdict does not depend on Accept.
  */
-export function kept(db: Db, key: string): Kept {
-  return key.length <= MAX_KEY_LENGTH ? cachedRead<Kept>(db, `answer:${key}`, () => ({})) : {};
+export function kept(db: Db, key: string, scope: string): Kept {
+  return key.length <= MAX_KEY_LENGTH ? cachedRead<Kept>(db, `answer:${key}`, () => ({}), scope) : {};
 }
 
 /** Sends the kept bytes with status 200, or else `body`, keeping it when the response hook let it through. */

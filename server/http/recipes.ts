@@ -2,6 +2,7 @@ import type { Handlers } from './handlers.js';
 import { context, requireKey } from './context.js';
 import { kept, sendKept } from './kept-json.js';
 import { writeAsKey } from './auth.js';
+import { scopes } from '../store/read-cache.js';
 
 /** Section 4.2: the index and full bundle may be cached by anyone; a per-URL lookup never. */
 const INDEX_CACHE = 'public, max-age=300';
@@ -23,7 +24,7 @@ export const recipeHandlers: Handlers = {
     res.setHeader('Cache-Control', INDEX_CACHE);
     // The index and the full bundle change only when a recipe does.
     const full = req.query.full === '1';
-    const answer = kept(db, `recipes:${full ? 'full' : 'index'}`);
+    const answer = kept(db, `recipes:${full ? 'full' : 'index'}`, scopes.registry);
     sendKept(res, answer, answer.bytes ? undefined : { recipes: recipes.index(full) });
   },
 

@@ -3,6 +3,7 @@ import { requireKey } from './context.js';
 import { kept, sendKept } from './kept-json.js';
 import { buildCatalog } from '../domain/catalog.js';
 import { markKeyUsed } from '../store/keys.js';
+import { scopes } from '../store/read-cache.js';
 
 /** Tag Tokens. */
 export const tokenHandlers: Handlers = {
@@ -10,7 +11,7 @@ export const tokenHandlers: Handlers = {
     const key = requireKey(req);
     const page = (req.query.url ?? req.query.host) as string | undefined;
     // The keys of an account see one catalog, except a scoped key, which sees only its own logins.
-    const answer = kept(db, `catalog:${key.account_id}:${key.scoped === 1 ? key.id : '*'}:${page === undefined ? '' : `?${page}`}`);
+    const answer = kept(db, `catalog:${key.account_id}:${key.scoped === 1 ? key.id : '*'}:${page === undefined ? '' : `?${page}`}`, scopes.account(key.account_id));
     const catalog = answer.bytes ? undefined : buildCatalog(db, key, page);
     // The last-used time is kept to the second: within a second of the last mark, nothing is written.
     const now = clock.now();

@@ -1,24 +1,66 @@
-import { dataGeneration, type Db } from './db.js';
+import { dataGeneration, stmt, type Db } from './db.js';
 
 /**
  * Reads kept while the data they came from is unchanged (see dataGeneration). Never used inside a
  * transaction, where a read may see writes that are later rolled back. Holds no secrets: callers
  * cache tokens and metadata only.
+ *
+ * A read may name the scope of the data it depends on (migration 0006-data-scopes: `account:<id>`,
+ * `keys`, `registry`). Once the data generation moved, such a read is still good when its scope's
+ * version has not: a write to one account leaves every other account's reads, and the registry's,
+ * standing. A read without a scope ends with any change.
  */
-const caches = new WeakMap<Db, Map<string, { generation: string; value: unknown }>>();
+interface Entry {
+  generation: string;
+  scope?: string;
+  version?: number;
+  value: unknown;
+}
+
+const caches = new WeakMap<Db, Map<string, Entry>>();
 const MAX_ENTRIES = 1000;
 
-export function cachedRead<T>(db: Db, key: string, read: () => T): T {
+export function cachedRead<T>(db: Db, key: string, read: () => T, scope?: string): T {
   if (db.inTransaction) return read();
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const generation = dataGeneration(db);
   const hit = cache.get(key);
   if (hit && hit.generation === generation) return hit.value as T;
+  // The scope's version is read before the data, never after: data newer than its version is read
+  // again next time, while the reverse would keep stale data.
+  const version = scope === undefined ? undefined : scopeVersion(db, scope, generation);
+  if (hit && scope !== undefined && hit.scope === scope && hit.version === version) {
+    hit.generation = generation;
+    return hit.value as T;
+  }
   const value = read();
   cache.delete(key);
   // Oldest first: a Map iterates in insertion order, and a refreshed entry is inserted again.
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, { generation, value });
+  cache.set(key, { generation, ...(scope !== undefined ? { scope, version } : {}), value });
   return value;
 }
+
+/** The versions of scopes read under one data generation: each is read once per generation. */
+const versions = new WeakMap<Db, { generation: string; byScope: Map<string, number> }>();
+
+function scopeVersion(db: Db, scope: string, generation: string): number {
+  let known = versions.get(db);
+  if (!known || known.generation !== generation) versions.set(db, (known = { generation, byScope: new Map() }));
+  let version = known.byScope.get(scope);
+  if (version === undefined) {
+    version = (stmt(db, 'SELECT version FROM data_scopes WHERE scope = ?').pluck().get(scope) as number | undefined) ?? 0;
+    known.byScope.set(scope, version);
+  }
+  return version;
+}
+
+/** The scopes the triggers of migration 0006-data-scopes raise; spelled here once for the readers. */
+export const scopes = {
+  account: (accountId: string) => `account:${accountId}`,
+  /** One part of an account's data, of which the catalog is built. */
+  part: (part: 'logins' | 'cards' | 'profile' | 'tokens', accountId: string) => `${part}:${accountId}`,
+  keys: 'keys',
+  registry: 'registry',
+} as const;

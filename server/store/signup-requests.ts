@@ -55,11 +55,24 @@ export function readSignupIdentity(db: Db, sealer: Sealer, id: string): { email:
 
 /** Requests awaiting a decision: pending and not yet expired. */
 export function countPending(db: Db, accountId: string, now: number): number {
-  return (
-    stmt(db, "SELECT COUNT(*) AS n FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ?").get(accountId, now) as {
-      n: number;
-    }
-  ).n;
+  return stmt(db, "SELECT COUNT(*) FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ?").pluck().get(accountId, now) as number;
+}
+
+/**
+ * Whether more than `ceiling` of the account's requests are pending and not expired. The account's
+ * one row of pending requests (migration 0007-pending-signups) answers while it is within the
+ * ceiling; only above it are the live ones counted, and then at most ceiling + 1 of them.
+ */
+export function pendingAbove(db: Db, accountId: string, now: number, ceiling: number): boolean {
+  const stored = (stmt(db, 'SELECT pending FROM pending_signups WHERE account_id = ?').pluck().get(accountId) as number | undefined) ?? 0;
+  if (stored <= ceiling) return false;
+  const live = stmt(
+    db,
+    "SELECT COUNT(*) FROM (SELECT 1 FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ? LIMIT ?)",
+  )
+    .pluck()
+    .get(accountId, now, ceiling + 1) as number;
+  return live > ceiling;
 }
 
 export function markApproved(db: Db, id: string, input: { loginId: string; passwordPolicy: string; preapproved: boolean; now: number }): void {

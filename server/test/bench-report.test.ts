@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { formatReport, TARGETS, VARIANT_IDS, variantLabels, type Measured } from '../../scripts/bench/report.js';
 import type { Running } from '../../scripts/bench/processes.js';
+import { formatScale, LOADS, SCALE_TARGETS, SEQUENCES, type ScaleMeasured } from '../../scripts/bench/scale-report.js';
 
 // `npm run bench` (scripts/bench.ts) measures; these cases hold its report to its shape: every
 // variant in the table, every target written with its threshold and a verdict, the rounds behind
@@ -103,13 +104,52 @@ describe('npm run bench', () => {
     const help = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench.ts'), '--help'], { cwd: ROOT, encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: npm run bench/);
-    for (const option of ['--duration', '--rounds', '--connections', '--warmup', '--extra-paths', '--help']) expect(help.stdout).toContain(option);
+    for (const option of ['--duration', '--rounds', '--connections', '--warmup', '--extra-paths', '--reads', '--only', '--help']) expect(help.stdout).toContain(option);
     expect(help.stderr).toBe('');
-    for (const wrong of [['--bogus'], ['--rounds', 'x'], ['--connections', '0']]) {
+    for (const wrong of [['--bogus'], ['--rounds', 'x'], ['--connections', '0'], ['--only', 'both'], ['--reads', '0']]) {
       const refused = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench.ts'), ...wrong], { cwd: ROOT, encoding: 'utf8' });
       expect(refused.status, wrong.join(' ')).toBe(2);
       expect(refused.stderr).toMatch(/^bench: .+\n\nUsage: npm run bench/);
       expect(refused.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+
+  describe('the scale section', () => {
+    /** A made-up scale run: every load at `cpu` µs per request unless given, reads at `ms` unless given. */
+    function scale(cpu: Partial<Record<string, number>> = {}, ms: Partial<Record<string, number>> = {}): ScaleMeasured {
+      const loads = (size: string) =>
+        Object.fromEntries(
+          LOADS.filter((id) => id !== 'filing' || size === 'small').map((id) => [id, [1, 2, 3].map(() => ({ requests: 1000, cpuMicros: 1000 * (cpu[`${size}:${id}`] ?? 100) }))]),
+        );
+      const reads = (size: string) => Object.fromEntries(SEQUENCES.map((id) => [id, [1, 2, 3].map(() => ms[`${size}:${id}`] ?? 1)]));
+      return {
+        describe: { small: 'demo data', large: 'large data' },
+        startupMs: { small: 1000, large: 1200 },
+        loads: { small: loads('small'), large: loads('large') },
+        sequences: { small: reads('small'), large: reads('large') },
+      } as ScaleMeasured;
+    }
+
+    it('when a scale run is reported, then a row per operation with both sizes and their ratio, and every target with its threshold and a verdict', () => {
+      const { lines, met, total } = formatScale(scale({ 'large:lookup': 120, 'small:filing': 400 }, { 'large:after-own-write': 5 }));
+      expect(lines[0]).toBe('## Scale');
+      const [header, , ...rows] = tableAfter(lines, '| operation | small | large | large / small |');
+      expect(header).toEqual(['operation', 'small', 'large', 'large / small']);
+      expect(rows).toHaveLength(1 + LOADS.length + SEQUENCES.length);
+      for (const row of rows) expect(row).toHaveLength(4);
+      expect(rows[0]).toEqual(['start-up, ms', '1000', '1200', '1.20x']);
+      expect(rows.find((r) => r[0]!.startsWith('GET /v1/recipes?url='))!.slice(1)).toEqual(['100', '120', '1.20x']);
+      expect(rows.find((r) => r[0]!.startsWith('POST /v1/logins/requests'))!.slice(1)).toEqual(['400', '—', '—']);
+      const [, , ...targets] = tableAfter(lines, '| scale target | met | measured |');
+      const verdict = (start: string) => targets.find((t) => t[0]!.startsWith(start))?.slice(1);
+      expect(verdict(`lookup at the large registry within ${SCALE_TARGETS.lookupGrowth}x`)).toEqual(['yes', '1.20x']);
+      expect(verdict(`start-up with the large registry within ${SCALE_TARGETS.startupGrowth}x`)).toEqual(['yes', '1.20x']);
+      expect(verdict(`small: a read after a write of another account at most ${SCALE_TARGETS.afterOtherWrite}x`)?.[0]).toBe('yes');
+      expect(verdict(`large: a read after a write of another account at most ${SCALE_TARGETS.afterOtherWrite}x`)?.[0]).toBe('yes');
+      expect(verdict(`large: a catalog read right after a write to its own account within ${SCALE_TARGETS.afterOwnWriteMs} ms`)).toEqual(['NO', '5.00 ms']);
+      expect(verdict(`a filing within ${SCALE_TARGETS.filingVsRead}x a catalog read`)).toEqual(['NO', '4.00x (400 vs 100 µs)']);
+      expect([met, total]).toEqual([4, 6]);
+      expect(lines).toContain('Scale targets met: 4 of 6.');
+    });
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * Screening runs after the response (section 3): ids are queued and screened one per turn of the
+ * event loop, so a burst of submissions never holds up requests. Tests await `idle()`, and
+ * `pause()` keeps submissions pending until `resume()`.
+ */
+export class ScreeningQueue {
+  private readonly queue: string[] = [];
+  private scheduled = false;
+  private paused = false;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly run: (id: string) => void,
+    private readonly onError: (id: string, err: unknown) => void,
+  ) {}
+
+  add(...ids: string[]): void {
+    this.queue.push(...ids);
+    this.schedule();
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.schedule();
+  }
+
+  /** Resolves once nothing is queued (never while paused with submissions waiting). */
+  idle(): Promise<void> {
+    if (this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.paused || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => this.step());
+  }
+
+  private step(): void {
+    this.scheduled = false;
+    if (this.paused) return;
+    const id = this.queue.shift();
+    if (id !== undefined) {
+      try {
+        this.run(id);
+      } catch (err) {
+        this.onError(id, err);
+      }
+    }
+    if (this.queue.length > 0) return this.schedule();
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}
