@@ -60,6 +60,7 @@ export default function createDriver({ options }) {
     // cannot ...", and the run is incomplete (exit 4) unless you accept it with --accept-incomplete:
     // changePlan, addKeyLogin, removeKeyLogin, replacePassword, setIdentity, saveAddress,
     // preapproveSites, removePreapprovedSite, holdPurchase, promptSecurityCode, handOffChallenge,
-    // linkState, decideRecipeSubmission, and clock with advanceClock over a deployment with a manual clock.
+    // linkState, decideRecipeSubmission, sampleRecipe and registryPages (what only your registry knows:
+    // recipes in its format, pages it serves), and clock with advanceClock over a manual clock.
   };
 }
