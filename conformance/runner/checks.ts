@@ -81,9 +81,9 @@ function refusalOfAChoice(ex: Exchange, options: JudgeOptions): boolean {
  * Section 4.11 shows none of the answers of the account-holder links but the two 400 codes of its
  * rules: the statuses and codes the document gives their operations are the reference's.
  */
-const UNLISTED_ANSWERS = reference("Section 4.11 shows none of the answers of the account-holder links (section 7.1 has no rows for them but the approval-link rules' 400 codes); the statuses and codes the document lists for them are the reference's.");
+export const UNLISTED_ANSWERS = reference("Section 4.11 shows none of the answers of the account-holder links (section 7.1 has no rows for them but the approval-link rules' 400 codes); the statuses and codes the document lists for them are the reference's.");
 
-function answersUnlisted(op: { sections: string[] }): boolean {
+export function answersUnlisted(op: { sections: string[] }): boolean {
   return op.sections.includes('4.11');
 }
 

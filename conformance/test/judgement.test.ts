@@ -160,6 +160,15 @@ describe("a case's own assertions", () => {
     expect(() => context('reference').precondition(false, 'a sample with a page', 'none', 'a page')).toThrow(NotRun);
   });
 
+  it('when a link succeeds with another 2xx, then judging by the specification it is a deviation; a refusal fails', () => {
+    const ctx = context('spec');
+    ctx.expectStatus(exchange('decidePurchaseApproval', 201, { state: 'approved' }, NO_STORE), 200);
+    expect(ctx.deviations.map((d) => `${d.expected} / ${d.received}`)).toEqual(['status 200 / 201']);
+    expect(() => ctx.expectStatus(exchange('decidePurchaseApproval', 404, { code: 'not_found', error: 'No link.' }, NO_STORE), 200)).toThrow(CaseFailure);
+    expect(() => ctx.expectStatus(exchange('getTokenCatalog', 201, {}, NO_STORE), 200)).toThrow(CaseFailure);
+    expect(() => context('reference').expectStatus(exchange('decidePurchaseApproval', 201, {}, NO_STORE), 200)).toThrow(CaseFailure);
+  });
+
   it('when a used link refuses with another 4xx, then judging by the specification it passes with a deviation; a 2xx fails', () => {
     const ctx = context('spec');
     ctx.expectRefused(exchange('getCvvRequest', 410, { code: 'link_used', error: 'Used.' }, NO_STORE), 'not_found', basis, { status: 404, sections: ['4.11'] });

@@ -264,7 +264,7 @@ describe('a deployment another team wrote from the specification alone', () => {
     const { run, variant } = await asAnotherTeam('spec', 'given', REFERENCE_FORMAT_ONLY.flatMap((id) => ['--skip', id]));
     expectPasses(run);
     // Each of its own choices was met in the run: a used link's 410, a member's own code, its recipe format, its tokens.
-    for (const what of ['gone', 'unknown link', 'own code', 'translated', 'refused format', 'recipes shown', 'tokens', 'renamed', 'reworded', 'widened']) {
+    for (const what of ['decided', 'gone', 'unknown link', 'own code', 'translated', 'refused format', 'recipes shown', 'tokens', 'renamed', 'reworded', 'widened']) {
       expect(variant.counts[what] ?? 0, `${what}: ${JSON.stringify({ ...variant.counts })}`).toBeGreaterThan(0);
     }
     expectDeviations(run, ['getCvvRequest/single-use', 'getPurchaseApproval/unknown-token-not-found', 'fileSignupRequest/body-not-json-or-incomplete', 'setLoginUsername/invalid-username', 'getTokenCatalog/request-head-over-cap']);

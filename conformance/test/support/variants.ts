@@ -272,7 +272,8 @@ function mapTokens(value: unknown, inTokens = false): unknown {
 
 /**
  * What another team's deployment does of its own, where the specification leaves the choice open:
- * a used or expired link answers 410 (an unknown one 404), with its own codes; a missing member
+ * a link's decision answers 201; a used or expired link answers 410 (an unknown one 404), with
+ * its own codes; a missing member
  * gets the member's own code; recipes in its own format (the reference's refused); its own token
  * format and extra members in the catalog and the login entries.
  */
@@ -282,6 +283,11 @@ function ownChoices(): Variant {
     const link = LINK.exec(p.path);
     const token = link ? p.path.split('/')[3] : undefined;
     if (token && p.status >= 200 && p.status < 300) seenLinks.add(token);
+    // A decision taken answers 201, with the decision as the created resource.
+    if (token && p.method === 'POST' && p.status === 200) {
+      count(counts, 'decided');
+      return { ...p, status: 201 };
+    }
     if (token && p.status === 404) {
       const used = seenLinks.has(token);
       count(counts, used ? 'gone' : 'unknown link');
@@ -370,6 +376,7 @@ function together(name: string, parts: Variant[], options: ProxyOptions): Varian
  * oversized request head itself with an empty 431.
  */
 export function anotherTeam(): Variant {
-  const parts = [ownChoices(), linksJsonOnly(), wording(), openObjects(), headers(), cacheControl(), cardTokenNames(), relatedLoginsOtherwise(), recipeProblemsAsText(), laterRetryAfter()];
+  // Cache-Control is changed before the names of the headers are.
+  const parts = [ownChoices(), linksJsonOnly(), wording(), openObjects(), cacheControl(), headers(), cardTokenNames(), relatedLoginsOtherwise(), recipeProblemsAsText(), laterRetryAfter()];
   return together('another team: every open choice taken otherwise, behind an edge', parts, { edgeHeadCap: documentLimit('request-header-size') });
 }
