@@ -122,41 +122,42 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
     const requestHeaders = flatten(req.headers);
     const head = { method: req.method ?? 'GET', path: url.pathname, headers: { ...requestHeaders, host: target.host } };
     const headers = state.fault.forward?.(head) ?? head.headers;
-    const send = (replaced?: Buffer) => {
-    const sent = replaced ? { ...withoutFraming(headers), 'content-length': String(replaced.length) } : headers;
-    const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: forwardedPath, headers: sent, agent }, (up) => {
-      const body: Buffer[] = [];
-      up.on('data', (c: Buffer) => body.push(c));
-      up.on('end', () => {
-        let passing: Passing = {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: url.searchParams,
-          status: up.statusCode ?? 502,
-          headers: flatten(up.headers),
-          body: Buffer.concat(body),
-          seen: Buffer.concat(chunks).toString('utf8'),
-          requestHeaders,
-        };
-        passing = state.fault.response?.(passing) ?? passing;
-        answer(res, passing);
+    const send = (replaced?: Buffer, retried = false) => {
+      const sent = replaced ? { ...withoutFraming(headers), 'content-length': String(replaced.length) } : headers;
+      const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: forwardedPath, headers: sent, agent }, (up) => {
+        const body: Buffer[] = [];
+        up.on('data', (c: Buffer) => body.push(c));
+        up.on('end', () => {
+          let passing: Passing = {
+            method: req.method ?? 'GET',
+            path: url.pathname,
+            query: url.searchParams,
+            status: up.statusCode ?? 502,
+            headers: flatten(up.headers),
+            body: Buffer.concat(body),
+            seen: Buffer.concat(chunks).toString('utf8'),
+            requestHeaders,
+          };
+          passing = state.fault.response?.(passing) ?? passing;
+          answer(res, passing);
+        });
       });
-    });
-    out.on('error', () => res.destroy());
-    if (replaced) {
-      chunks.push(replaced);
-      state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: replaced });
-      out.end(replaced);
-      return;
-    }
-    req.on('data', (c: Buffer) => {
-      chunks.push(c);
-      out.write(c);
-    });
-    req.on('end', () => {
-      state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: Buffer.concat(chunks) });
-      out.end();
-    });
+      // A held body can be sent again: a pooled connection the deployment closed under it is no answer.
+      out.on('error', () => (replaced && !retried && !res.headersSent ? send(replaced, true) : res.destroy()));
+      if (replaced) {
+        if (!retried) chunks.push(replaced);
+        state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: replaced });
+        out.end(replaced);
+        return;
+      }
+      req.on('data', (c: Buffer) => {
+        chunks.push(c);
+        out.write(c);
+      });
+      req.on('end', () => {
+        state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: Buffer.concat(chunks) });
+        out.end();
+      });
     };
     const rewrite = state.fault.rewrite?.(head);
     if (rewrite) held(req, res, rewrite, send);
