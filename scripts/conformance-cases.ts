@@ -4,12 +4,13 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalogue } from '../conformance/runner/conformance.js';
 import { CATALOGUE } from '../conformance/cases/index.js';
+import { READINGS } from '../conformance/cases/readings.js';
 import { casesMarkdown } from '../conformance/runner/report/cases-md.js';
 import { ROOT } from './redocly.js';
 
 const target = join(ROOT, 'conformance', 'CASES.md');
 const { doc, cases } = loadCatalogue(join(ROOT, 'dist', 'openapi.json'), CATALOGUE);
-const fresh = casesMarkdown(cases, doc.version);
+const fresh = casesMarkdown(cases, doc.version, READINGS);
 if (!process.argv.includes('--check')) {
   writeFileSync(target, fresh);
   console.log(`conformance:cases: ${cases.length} cases -> conformance/CASES.md`);

@@ -1,4 +1,6 @@
 import { defineCase, type Case } from '../runner/case.js';
+import { expectReading } from '../runner/readings.js';
+import { MISSING_LABEL_PASSWORD } from './readings.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Exchange } from '../runner/exchange.js';
 import { sampleRequest, signupSetup } from './support.js';
@@ -130,12 +132,13 @@ export function loginPasswordCases(): Case[] {
           ['invalid_policy', 'a maxLength that is not whole', { label, maxLength: min + 8.5 }],
           ['invalid_policy', 'symbols with none of the safe set', { label, symbols: 'abc%^&' }],
           ['invalid_policy', 'empty symbols', { label, symbols: '' }],
-          ['bad_request', 'no label', { maxLength: min + 8 }],
         ];
         for (const [code, why, body] of refusals) {
           ctx.expectError(await rotate(ctx, key, body), code);
           ctx.step(`refused ${why} with ${code}`);
         }
+        expectReading(ctx, await rotate(ctx, key, { maxLength: min + 8 }), MISSING_LABEL_PASSWORD);
+        ctx.step('refused a body without label');
         ctx.expectError(await ctx.call('rotateLoginPassword', { key, body: `{"label":"${label}",` }), 'bad_request');
         ctx.step('refused a body that is not JSON');
         await rotated(ctx, key, { label, minLength: min + 4, maxLength: min + 4 }, { length: min + 4, symbols: safeSymbols(ctx) }, `with minLength equal to maxLength`);

@@ -1,4 +1,6 @@
 import { defineCase, type Case } from '../runner/case.js';
+import { expectReading } from '../runner/readings.js';
+import { MISSING_LABEL_USERNAME, MISSING_USERNAME } from './readings.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Exchange } from '../runner/exchange.js';
 import { sampleRequest, signupSetup } from './support.js';
@@ -120,14 +122,15 @@ export function loginUsernameCases(): Case[] {
           ctx.expectError(await setUsername(ctx, key, label, username!), 'invalid_username');
           ctx.step(`refused a username with ${why}`);
         }
-        for (const [why, options] of [
-          ['no username', { json: { label } }],
-          ['no label', { json: { username: 'shopper' } }],
-          ['a body that is not JSON', { body: `{"label":"${label}","username":` }],
+        for (const [reading, json] of [
+          [MISSING_USERNAME, { label }],
+          [MISSING_LABEL_USERNAME, { username: 'shopper' }],
         ] as const) {
-          ctx.expectError(await ctx.call('setLoginUsername', { key, ...options }), 'bad_request');
-          ctx.step(`refused ${why}`);
+          expectReading(ctx, await ctx.call('setLoginUsername', { key, json }), reading);
+          ctx.step(`refused ${reading.request}`);
         }
+        ctx.expectError(await ctx.call('setLoginUsername', { key, body: `{"label":"${label}","username":` }), 'bad_request');
+        ctx.step('refused a body that is not JSON');
         await recorded(ctx, key, label, 'abcd', 'a username of exactly 4 characters');
       },
     }),

@@ -3,6 +3,8 @@ import type { CaseContext } from '../runner/context.js';
 import type { Node } from '../runner/document.js';
 import type { Exchange } from '../runner/exchange.js';
 import { reference } from '../runner/basis.js';
+import { describeResponse } from '../runner/context.js';
+import type { LookupSlot, RecipeRequest } from '../drivers/driver.js';
 import { expectCacheControl } from './headers.js';
 
 /**
@@ -16,8 +18,11 @@ const LOOKUP_SLOTS = ['merchant', 'platform', 'signup', 'signupPlatform'];
 export const INDEX_CACHE = 'public, max-age=300';
 export const CONTRIBUTES = 'a public recipe contribution, which only a maintainer can remove';
 
-/** The runner writes recipes in the reference's format: another deployment may refuse them as invalid. */
-const FORMAT = reference("Section 2.2 does not show the structure of a recipe body; the runner submits the reference's, which another deployment may refuse.");
+/** The runner writes recipes in the reference's format unless the driver writes the deployment's: another deployment may refuse them as invalid. */
+export const FORMAT = reference(
+  "Section 2.2 does not show the structure of a recipe body; without the driver's sample recipes the runner submits the reference's, which another deployment may refuse.",
+  "give the driver a sampleRecipe that writes recipes in the deployment's own format (drivers/driver.ts)",
+);
 /** Which pages a recipe serves follows from its body. */
 const MATCHING = reference('Which pages a recipe serves follows from its body (`match` hosts and paths), whose structure section 2.2 does not show.');
 const UNLISTED = reference('The specification does not say what an unlisted or repeated query parameter does; the document (Query parameters) states the reference\'s reading.');
@@ -41,17 +46,75 @@ function expectFourNulls(ctx: CaseContext, ex: Exchange, what: string): void {
   expectCache(ctx, ex, 'no-store');
 }
 
-/** A merchant recipe of a fresh site: its key is the site, it serves `/checkout` on `www.<site>`. */
+/** A merchant recipe of a fresh site in the reference's format: its key is the site, it serves `/checkout` on `www.<site>`. */
 export function merchantRecipe(ctx: CaseContext, extra: Record<string, unknown> = {}) {
   const site = ctx.site();
   return { key: site, kind: 'merchant', status: 'partial', platform: 'custom', match: { hosts: [`www.${site}`], paths: ['/checkout'] }, steps: [], ...extra };
 }
 
-export async function submit(ctx: CaseContext, key: string, recipe: Record<string, unknown>, note = 'Completed a test checkout with this recipe.'): Promise<{ id: string; exchange: Exchange }> {
-  const ex = await ctx.call('submitRecipe', { key, json: { recipe, note, verificationRequested: true } });
-  ctx.expectStatus(ex, 202, { basis: FORMAT });
-  ctx.step(`submitted recipe ${String(recipe.key)}`);
+/** A recipe to contribute: its body, its key, a page it serves, and whether the deployment's driver wrote it. */
+export interface Contribution {
+  recipe: Record<string, unknown>;
+  key: string;
+  page?: string;
+  /** Written by the driver in the deployment's own format (else the reference's). */
+  own: boolean;
+}
+
+/** The reference's format of a recipe of each kind, for a fresh site, with the page it serves. */
+function referenceRecipe(ctx: CaseContext, request: RecipeRequest): Contribution {
+  const { kind, site, status } = request;
+  if (kind === 'platform') {
+    return { recipe: { key: ctx.unique('platform'), kind, status, match: { hosts: [`pay.${site}`] }, steps: [] }, key: '', page: `https://pay.${site}/session`, own: false };
+  }
+  if (kind === 'signup-platform') return { recipe: { key: `signup:${ctx.unique('auth')}`, kind, status, steps: [] }, key: '', own: false };
+  const signup = kind === 'signup';
+  const recipe = { key: signup ? `signup:${site}` : site, kind, status, platform: request.platform ?? 'custom', match: { hosts: [`www.${site}`], paths: [signup ? '/join' : '/checkout'] }, steps: [] };
+  return { recipe, key: '', page: `https://www.${site}${signup ? '/join' : '/checkout'}`, own: false };
+}
+
+/**
+ * A recipe of a fresh site: the deployment's own sample when its driver writes one (section 2.2
+ * does not show the structure of a recipe body), else the reference's format.
+ */
+export async function recipeFor(ctx: CaseContext, request: Partial<RecipeRequest> = {}): Promise<Contribution> {
+  const full: RecipeRequest = { kind: 'merchant', status: 'partial', site: ctx.site(), ...request };
+  if (full.kind === 'merchant' && full.platform === undefined) full.platform = 'custom';
+  const sample = await ctx.sampleRecipe(full);
+  if (sample) return { ...sample, own: true };
+  const made = referenceRecipe(ctx, full);
+  return { ...made, key: String(made.recipe.key) };
+}
+
+/** The case's rule needs the contribution accepted: a refusal ends it `not run` (by the reference's judgement, a refusal of its own format fails). */
+export function expectAccepted(ctx: CaseContext, ex: Exchange, contribution: Pick<Contribution, 'own'>, pointer?: string): void {
+  const samples = typeof ctx.env.driver?.sampleRecipe === 'function';
+  const remedy = contribution.own
+    ? "a sample recipe the deployment's registry accepts, from the driver's sampleRecipe"
+    : samples
+      ? "a registry that takes the reference's recipe format: this case proves the reference's handling of recipes in that format, which no sample can stand in for"
+      : FORMAT.kind === 'reference'
+        ? FORMAT.remedy!
+        : '';
+  ctx.precondition(ex.response.status === 202, 'a recipe contribution accepted (202)', () => describeResponse(ex), remedy, ex, contribution.own ? undefined : { basis: FORMAT, pointer });
+}
+
+/** A page the contribution serves in lookups: given by the driver's sample, or the reference format's own. */
+export function pageOf(ctx: CaseContext, contribution: Contribution): string {
+  ctx.precondition(contribution.page !== undefined, `a page the recipe ${contribution.key} serves`, 'a sample without a page', "the driver's sampleRecipe to name a page each recipe serves (`page`)");
+  return contribution.page!;
+}
+
+export async function submit(ctx: CaseContext, key: string, recipe: Record<string, unknown> | Contribution, note = 'Completed a test checkout with this recipe.'): Promise<{ id: string; exchange: Exchange }> {
+  const contribution: Contribution = isContribution(recipe) ? recipe : { recipe, key: String(recipe.key), own: false };
+  const ex = await ctx.call('submitRecipe', { key, json: { recipe: contribution.recipe, note, verificationRequested: true } });
+  expectAccepted(ctx, ex, contribution);
+  ctx.step(`submitted recipe ${contribution.key}`);
   return { id: (ex.response.json as { id: string }).id, exchange: ex };
+}
+
+function isContribution(value: Record<string, unknown> | Contribution): value is Contribution {
+  return typeof value.own === 'boolean' && typeof value.recipe === 'object' && typeof value.key === 'string';
 }
 
 export async function lookup(ctx: CaseContext, url: string): Promise<Record<string, Node>> {
@@ -71,6 +134,19 @@ export function releaseEntries(ex: Exchange): Node[] {
 export async function indexEntry(ctx: CaseContext, key: string, full = false): Promise<Node | undefined> {
   const ex = await recipes(ctx, full ? { full: '1' } : undefined);
   return (ex.response.json as { recipes: Node[] }).recipes.find((r: Node) => r.key === key);
+}
+
+/** A sample with `$` names added at the top and in its first nested object (section 4.3 removes them at every depth). */
+function withDollarNames(recipe: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(recipe);
+  const nested = (value: unknown): Record<string, unknown> | undefined => {
+    if (Array.isArray(value)) return value.map(nested).find(Boolean);
+    if (value && typeof value === 'object') return value as Record<string, unknown>;
+    return undefined;
+  };
+  const inner = Object.values(copy).map(nested).find(Boolean);
+  if (inner) inner.$comment = 'a note';
+  return { ...copy, $schema: 'https://example.com/recipe.json', $id: 'x' };
 }
 
 function keysWithDollar(value: unknown, at = ''): string[] {
@@ -208,10 +284,21 @@ function readCases(): Case[] {
       needs: {},
       costs: {},
       async run(ctx) {
+        const given = await ctx.registryPages();
+        if (given) {
+          const slots = Object.entries(given).filter((e): e is [LookupSlot, string] => typeof e[1] === 'string');
+          ctx.precondition(slots.length > 0, 'a page the registry serves, for a lookup slot', 'none from the driver', "the driver's registryPages to name a page for each slot its registry fills");
+          for (const [slot, page] of slots) {
+            const found = await lookup(ctx, page);
+            ctx.check(found[slot] !== null && found[slot] !== undefined, `the ${slot} slot filled for ${page} (the driver names it a page of the registry)`, `${JSON.stringify(found[slot])}`, { sections: ['4.2', '2.3'] });
+          }
+          return;
+        }
         const entries = releaseEntries(await recipes(ctx, { full: '1' }));
         const slotOf: Record<string, string> = { merchant: 'merchant', signup: 'signup', platform: 'platform', 'signup-platform': 'signupPlatform' };
         const served = entries.filter((e: Node) => Array.isArray(e.recipe?.match?.hosts) && e.recipe.match.hosts.length > 0 && slotOf[e.kind]);
-        if (served.length === 0) ctx.fail('a registry recipe with match hosts to look up', 'none in the full bundle');
+        // The pages come from the reference's format (`match`); a registry in another format names its pages through the driver.
+        ctx.precondition(served.length > 0, "a page the registry serves, read from the full bundle in the reference's format (`match`)", 'no entry with match hosts', "the driver's registryPages to name a page for each slot its registry fills");
         for (const entry of served.slice(0, 6)) {
           const host = entry.recipe.match.hosts[0] as string;
           const path = (entry.recipe.match.paths?.[0] as string | undefined) ?? '/';
@@ -234,8 +321,9 @@ function contributionCases(): Case[] {
       costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" },
       async run(ctx) {
         const key = await ctx.key('key');
-        const ex = await ctx.call('submitRecipe', { key, json: merchantRecipe(ctx) });
-        ctx.expectStatus(ex, 202, { basis: FORMAT });
+        const contribution = await recipeFor(ctx);
+        const ex = await ctx.call('submitRecipe', { key, json: contribution.recipe });
+        expectAccepted(ctx, ex, contribution);
         ctx.expectEqual((ex.response.json as Node).status, 'pending', 'status', {}, ex);
         ctx.check(typeof (ex.response.json as Node).id === 'string', 'a submission id', 'no id', {}, ex);
       },
@@ -248,18 +336,23 @@ function contributionCases(): Case[] {
       costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" },
       async run(ctx) {
         const key = await ctx.key('key');
-        const recipe = merchantRecipe(ctx);
+        const recipe = await recipeFor(ctx);
         await submit(ctx, key, recipe);
         const entry = await indexEntry(ctx, recipe.key);
         ctx.expectEqual(entry && { key: entry.key, kind: entry.kind, platform: entry.platform, status: entry.status, registryVersion: entry.registryVersion },
           { key: recipe.key, kind: 'merchant', platform: 'custom', status: 'partial', registryVersion: 'submission' }, 'the index entry:');
-        const page = await lookup(ctx, `https://www.${recipe.key}/checkout/payment`);
+        const served = pageOf(ctx, recipe);
+        // Below the page the recipe names, in the reference's format (`/checkout` covers `/checkout/payment`).
+        const deeper = recipe.own ? served : `${served}/payment`;
+        const page = await lookup(ctx, deeper);
         const at = { pointer: '#/components/schemas/Recipe/properties/match', basis: MATCHING };
         ctx.expectEqual(summary(page.merchant), { id: recipe.key, kind: 'merchant', platform: 'custom', status: 'partial' }, 'the merchant slot:', at);
-        const query = await lookup(ctx, `https://www.${recipe.key}/checkout/payment?session=abc#top`);
+        const query = await lookup(ctx, `${deeper}?session=abc#top`);
         ctx.expectEqual(query.merchant?.id, recipe.key, 'the same merchant with a query and fragment (matched on scheme, host and path only):', { pointer: '#/components/parameters/RecipeLookupUrl', basis: MATCHING });
-        const cart = await lookup(ctx, `https://www.${recipe.key}/cart`);
-        ctx.expectEqual(cart.merchant, null, 'no merchant outside the recipe\'s paths:', at);
+        if (!recipe.own) {
+          const cart = await lookup(ctx, `https://www.${recipe.key}/cart`);
+          ctx.expectEqual(cart.merchant, null, 'no merchant outside the recipe\'s paths:', at);
+        }
       },
     }),
     defineCase({
@@ -286,15 +379,15 @@ function contributionCases(): Case[] {
       costs: { createsData: CONTRIBUTES, spends: "two of the account's recipe submissions" },
       async run(ctx) {
         const key = await ctx.key('key');
-        const platformKey = ctx.unique('platform');
-        const payHost = `pay.${ctx.site()}`;
-        await submit(ctx, key, { key: platformKey, kind: 'platform', status: 'partial', match: { hosts: [payHost] }, steps: [] });
-        const merchant = merchantRecipe(ctx, { platform: platformKey });
+        const platform = await recipeFor(ctx, { kind: 'platform' });
+        const platformKey = platform.key;
+        await submit(ctx, key, platform);
+        const merchant = await recipeFor(ctx, { platform: platformKey });
         await submit(ctx, key, merchant);
-        const page = await lookup(ctx, `https://www.${merchant.key}/checkout`);
+        const page = await lookup(ctx, pageOf(ctx, merchant));
         ctx.expectEqual(summary(page.platform), { id: platformKey, kind: 'platform', status: 'partial' }, 'the platform slot (named by the merchant):');
         ctx.expectEqual(page.merchant?.platform, platformKey, "the merchant summary's platform:");
-        const hosted = await lookup(ctx, `https://${payHost}/session`);
+        const hosted = await lookup(ctx, pageOf(ctx, platform));
         ctx.expectEqual([hosted.merchant, hosted.platform?.id], [null, platformKey], 'a hosted checkout page: no merchant, the platform:');
       },
     }),
@@ -307,12 +400,13 @@ function contributionCases(): Case[] {
       costs: { createsData: CONTRIBUTES, spends: "two of the account's recipe submissions" },
       async run(ctx) {
         const key = await ctx.key('key');
-        const site = ctx.site();
-        const platformKey = `signup:${ctx.unique('auth')}`;
-        await submit(ctx, key, { key: platformKey, kind: 'signup-platform', status: 'partial', steps: [] });
-        await submit(ctx, key, { key: `signup:${site}`, kind: 'signup', status: 'unverified', platform: platformKey, match: { hosts: [`www.${site}`], paths: ['/join'] }, steps: [] });
-        const page = await lookup(ctx, `https://www.${site}/join`);
-        ctx.expectEqual(summary(page.signup), { id: `signup:${site}`, kind: 'signup', platform: platformKey, status: 'unverified' }, 'the signup slot:');
+        const platform = await recipeFor(ctx, { kind: 'signup-platform' });
+        const platformKey = platform.key;
+        await submit(ctx, key, platform);
+        const signup = await recipeFor(ctx, { kind: 'signup', status: 'unverified', platform: platformKey });
+        await submit(ctx, key, signup);
+        const page = await lookup(ctx, pageOf(ctx, signup));
+        ctx.expectEqual(summary(page.signup), { id: signup.key, kind: 'signup', platform: platformKey, status: 'unverified' }, 'the signup slot:');
         ctx.expectEqual(summary(page.signupPlatform), { id: platformKey, kind: 'signup-platform', status: 'partial' }, 'the signupPlatform slot:');
       },
     }),
@@ -324,12 +418,17 @@ function contributionCases(): Case[] {
       costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" },
       async run(ctx) {
         const key = await ctx.key('key');
-        const recipe = { ...merchantRecipe(ctx), $schema: 'https://example.com/recipe.json', steps: [{ action: 'click', target: 'Pay', $comment: 'a note' }], $id: 'x' };
-        await submit(ctx, key, recipe);
-        const entry = await indexEntry(ctx, recipe.key, true);
+        const contribution = await recipeFor(ctx);
+        const body = contribution.own ? withDollarNames(contribution.recipe) : { ...contribution.recipe, $schema: 'https://example.com/recipe.json', steps: [{ action: 'click', target: 'Pay', $comment: 'a note' }], $id: 'x' };
+        const nested = keysWithDollar(body).filter((at) => at.split('/').length > 2);
+        ctx.step(`$ names sent at ${keysWithDollar(body).join(', ')}`);
+        await submit(ctx, key, { ...contribution, recipe: body });
+        const entry = await indexEntry(ctx, contribution.key, true);
         ctx.check(entry !== undefined, 'the recipe in the full bundle', 'not listed');
         ctx.expectEqual(keysWithDollar(entry.recipe), [], 'no $-prefixed member in the published body (found at):');
-        ctx.expectEqual(entry.recipe.steps, [{ action: 'click', target: 'Pay' }], 'the steps, with their other members kept:', { basis: reference('Section 4.3 removes `$` names; that the rest of the body is published as sent is the reference\'s choice (section 2.2 does not show the body).') });
+        if (!contribution.own) {
+          ctx.expectEqual(entry.recipe.steps, [{ action: 'click', target: 'Pay' }], 'the steps, with their other members kept:', { basis: reference('Section 4.3 removes `$` names; that the rest of the body is published as sent is the reference\'s choice (section 2.2 does not show the body).') });
+        } else if (nested.length === 0) ctx.step('the sample has no nested object: $ names tried at the top level only');
       },
     }),
     defineCase({
@@ -340,7 +439,7 @@ function contributionCases(): Case[] {
       costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" },
       async run(ctx) {
         const key = await ctx.key('key');
-        const recipe = merchantRecipe(ctx, { status: 'verified' });
+        const recipe = await recipeFor(ctx, { status: 'verified' });
         await submit(ctx, key, recipe);
         const entry = await indexEntry(ctx, recipe.key);
         ctx.check(entry?.status !== 'verified', 'a status other than verified', `status ${entry?.status}`);
@@ -356,12 +455,12 @@ function contributionCases(): Case[] {
         const key = await ctx.key('key');
         const kept = ctx.limits.value('recipe-note-length');
         const spaced = '  \n Ordered a cable to a saved address; confirmation reached.\n\n  ';
-        const first = merchantRecipe(ctx);
+        const first = await recipeFor(ctx);
         const { id } = await submit(ctx, key, first, spaced);
         await ctx.maintainer(id, 'verify');
         ctx.expectEqual((await indexEntry(ctx, first.key, true))?.recipe?.evidence, spaced, 'evidence, exactly the note:', { pointer: '#/components/schemas/Recipe/properties/evidence' });
         const long = `${'é'.repeat(kept - 1)}🛒 and more`;
-        const second = merchantRecipe(ctx);
+        const second = await recipeFor(ctx);
         const made = await submit(ctx, key, second, long);
         await ctx.maintainer(made.id, 'verify');
         const evidence = (await indexEntry(ctx, second.key, true))?.recipe?.evidence as string | undefined;
@@ -428,9 +527,10 @@ function refusalCases(): Case[] {
         const key = await ctx.key('key');
         const cap = ctx.limits.value('recipe-submission-body');
         for (const chunked of [false, true]) {
-          const ex = await ctx.call('submitRecipe', { key, body: padded(merchantRecipe(ctx), cap), chunked });
+          const contribution = await recipeFor(ctx);
+          const ex = await ctx.call('submitRecipe', { key, body: padded(contribution.recipe, cap), chunked });
           ctx.check(ex.response.status !== 413, `a body of exactly ${cap} bytes taken in (not 413)`, `${ex.response.status}`, { pointer: ctx.limits.pointer('recipe-submission-body') }, ex);
-          ctx.expectStatus(ex, 202, { pointer: ctx.limits.pointer('recipe-submission-body'), basis: FORMAT });
+          expectAccepted(ctx, ex, contribution, ctx.limits.pointer('recipe-submission-body'));
         }
       },
     }),
@@ -453,7 +553,7 @@ function submissionCases(): Case[] {
       costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" },
       async run(ctx) {
         const key = await ctx.key('key');
-        const recipe = merchantRecipe(ctx);
+        const recipe = await recipeFor(ctx);
         const { id } = await submit(ctx, key, recipe);
         const ex = await ctx.call('getRecipeSubmission', { key, params: { id } });
         ctx.expectStatus(ex, 200);
@@ -469,7 +569,7 @@ function submissionCases(): Case[] {
       needs: { keys: ['key', 'otherAccountKey'] },
       costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" },
       async run(ctx) {
-        const { id } = await submit(ctx, await ctx.key('key'), merchantRecipe(ctx));
+        const { id } = await submit(ctx, await ctx.key('key'), await recipeFor(ctx));
         ctx.expectError(await ctx.call('getRecipeSubmission', { key: await ctx.key('otherAccountKey'), params: { id } }), 'not_found');
       },
     }),
@@ -500,13 +600,14 @@ function budgetCases(): Case[] {
         const keys = [(await account.issueKey()).key, (await account.issueKey()).key];
         const budget = ctx.limits.value(BUDGET);
         for (let i = 0; i < budget; i++) {
-          const ex = await ctx.call('submitRecipe', { key: keys[i % 2]!, json: merchantRecipe(ctx) });
-          if (i === 0) ctx.expectStatus(ex, 202, { basis: FORMAT });
+          const contribution = await recipeFor(ctx);
+          const ex = await ctx.call('submitRecipe', { key: keys[i % 2]!, json: contribution.recipe });
+          if (i === 0) expectAccepted(ctx, ex, contribution);
           ctx.expectStatus(ex, 202, { pointer: ctx.limits.pointer(BUDGET) });
         }
         ctx.step(`${budget} submissions accepted from two keys of one account`);
-        const refused = merchantRecipe(ctx);
-        const ex = await ctx.call('submitRecipe', { key: keys[0]!, json: refused });
+        const refused = await recipeFor(ctx);
+        const ex = await ctx.call('submitRecipe', { key: keys[0]!, json: refused.recipe });
         ctx.expectError(ex, 'rate_limited', { pointer: ctx.limits.pointer(BUDGET) });
         ctx.expectEqual(await indexEntry(ctx, refused.key), undefined, 'no index entry for the refused recipe:', { sections: ['8.1'] });
       },
@@ -524,12 +625,13 @@ function budgetCases(): Case[] {
         const windowMs = ctx.limits.windowMs(BUDGET);
         const early = Math.ceil(budget / 2);
         const send = async (expected: 202 | 'refused') => {
-          const ex = await ctx.call('submitRecipe', { key, json: merchantRecipe(ctx) });
+          const ex = await ctx.call('submitRecipe', { key, json: (await recipeFor(ctx)).recipe });
           if (expected === 202) ctx.expectStatus(ex, 202, { pointer: ctx.limits.pointer(BUDGET) });
           else ctx.expectError(ex, 'rate_limited', { pointer: ctx.limits.pointer(BUDGET) });
         };
-        const first = await ctx.call('submitRecipe', { key, json: merchantRecipe(ctx) });
-        ctx.expectStatus(first, 202, { basis: FORMAT });
+        const contribution = await recipeFor(ctx);
+        const first = await ctx.call('submitRecipe', { key, json: contribution.recipe });
+        expectAccepted(ctx, first, contribution);
         for (let i = 1; i < early; i++) await send(202);
         await ctx.clock.advance(windowMs / 2);
         for (let i = early; i < budget; i++) await send(202);

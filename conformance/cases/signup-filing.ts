@@ -1,4 +1,7 @@
 import { defineCase, type Case } from '../runner/case.js';
+import { expectReading } from '../runner/readings.js';
+import { describeResponse } from '../runner/context.js';
+import { MISSING_EMAIL, MISSING_WEBSITE } from './readings.js';
 import type { CaseContext } from '../runner/context.js';
 import { RunnerError } from '../runner/outcome.js';
 import { pollBody, signupSetup, LINK_BODY } from './support.js';
@@ -197,7 +200,7 @@ export function signupFilingCases(): Case[] {
     }),
     defineCase({
       id: 'fileSignupRequest/body-not-json-or-incomplete',
-      title: 'Refuses a body that is not JSON or misses a member as bad_request',
+      title: 'Refuses a body that is not JSON or misses a member',
       sections: ['4.6', '7.1'],
       needs: { driver: true },
       costs: {},
@@ -210,8 +213,14 @@ export function signupFilingCases(): Case[] {
           ctx.expectError(await ctx.call('fileSignupRequest', { key, body }), 'bad_request');
           ctx.step(`refused ${why}`);
         }
-        await fileRefused(ctx, key, { email: ctx.email() }, 'bad_request', 'a body without website');
-        await fileRefused(ctx, key, { website: ctx.site() }, 'bad_request', 'a body without email');
+        for (const [reading, body] of [
+          [MISSING_WEBSITE, { email: ctx.email() }],
+          [MISSING_EMAIL, { website: ctx.site() }],
+        ] as const) {
+          const ex = await ctx.call('fileSignupRequest', { key, json: body });
+          expectReading(ctx, ex, reading);
+          ctx.step(`refused ${reading.request} with ${describeResponse(ex)}`);
+        }
       },
     }),
   ];

@@ -8,6 +8,20 @@ import { reference } from '../runner/basis.js';
 export const LINK_BODY = reference('Section 4.11 does not show the answers of the account-holder links; the outcome of a decision is read through the driver.');
 
 /**
+ * Section 4.11 makes the links single-use and self-expiring, and says only that a link of a deleted
+ * account reads as not found: a used, expired or unknown link must refuse (any 4xx), and the
+ * status and code it refuses with are the reference's.
+ */
+export const LINK_REFUSAL = reference(
+  'Section 4.11 makes the links single-use and self-expiring and gives no status for a used, expired or unknown link (section 7.1 has no rows for the links): any refusal conforms. The reference answers 404 `not_found`.',
+);
+
+/** A used, expired or unknown link refuses: any 4xx, a second approval or an opened prompt fails; 404 `not_found` is the reference's. */
+export function expectLinkRefused(ctx: CaseContext, ex: Exchange): void {
+  ctx.expectRefused(ex, 'not_found', LINK_REFUSAL, { status: 404, sections: ['4.11'] });
+}
+
+/**
  * Steps many cases share: a request the document allows, and the signup workflow as an agent and
  * an account holder take it. Every call goes through `ctx.call`, so each response is checked.
  */

@@ -9,6 +9,12 @@
  * driver cannot <method>". Every method throws (or rejects) when it cannot do what it was asked;
  * the runner then reports the case as an error, never as a failure of the deployment.
  *
+ * Calls run concurrently: with `--jobs N` (4 by default) up to N cases run at once, each on
+ * accounts of its own, and each may call the driver while the others do. A driver therefore keeps
+ * no state between calls but what it can share safely (a connection pool, a cache keyed by account
+ * or token), and serialises itself where its back office needs one call at a time. The cases that
+ * move the clock run alone, after the others.
+ *
  * Secrets passed in (card numbers, passwords, TOTP secrets, identity and address values) become
  * canaries: no response of the API may ever contain one.
  */
@@ -61,13 +67,23 @@ export interface PurchaseHold {
 }
 
 /**
+ * The state of a link as its account holder sees it, in the runner's words (map your back office's
+ * onto these):
+ * - `pending`: issued and still usable (a purchase hold or a signup request awaiting a decision,
+ *   including a signup approval that could not complete, with `approvalFailure`);
+ * - `approved`, `denied`: decided through the link (or the dashboard);
+ * - `opened`: a security-code prompt or a challenge handoff that was read once, and so is used up;
+ * - `expired`: past its lifetime, undecided or unread.
+ */
+export type LinkStatus = 'pending' | 'approved' | 'denied' | 'opened' | 'expired';
+
+/**
  * What the account holder's dashboard shows of one link and of the decision taken on it. The
  * specification does not show the answers of the links themselves (section 4.11), so a case that
  * needs the outcome of a decision reads it here.
  */
 export interface LinkState {
-  /** `pending` while usable; `approved` or `denied` once decided; `opened` once a prompt was read; `expired` past its lifetime. */
-  status: 'pending' | 'approved' | 'denied' | 'opened' | 'expired';
+  status: LinkStatus;
   /** A purchase approved: the total the approval stands for. */
   decidedAt?: 'page' | 'declared';
   /** A signup request still pending after an approval that could not complete: the check that failed (section 8.4). */
@@ -85,6 +101,30 @@ export interface WebhookDeliveryState {
   attempts: { statusCode: number | null; failed: boolean }[];
 }
 
+export type RecipeKind = 'merchant' | 'platform' | 'signup' | 'signup-platform';
+export type LookupSlot = 'merchant' | 'platform' | 'signup' | 'signupPlatform';
+
+/** What the runner asks of a sample recipe. */
+export interface RecipeRequest {
+  kind: RecipeKind;
+  /** A fresh registrable domain, unique to the request: the recipe is for this site (its key names it). */
+  site: string;
+  /** The status the recipe is submitted with (section 2.2): what the index serves until a maintainer decides. */
+  status: 'verified' | 'partial' | 'unverified' | 'dead-end';
+  /** For `merchant` and `signup`: the platform recipe it names (a key the runner contributed before), or `custom`. */
+  platform?: string;
+}
+
+/** A recipe the registry will accept, with what the runner needs to find it again. */
+export interface RecipeSample {
+  /** The recipe body, as the registry takes it in POST /v1/recipes (alone or in the `recipe` member of the wrapper). */
+  recipe: Record<string, unknown>;
+  /** Its key, as the index will list it (`signup:`-prefixed for the signup kinds). */
+  key: string;
+  /** A page URL it serves in lookups (GET /v1/recipes?url=...); a `platform` recipe's hosted checkout page. */
+  page?: string;
+}
+
 export interface ClockState {
   now: number;
   manual: boolean;
@@ -100,7 +140,13 @@ export interface AccountHolderDriver {
   /** Issues a key: signup permission off unless asked; scope `all` unless a list of login labels is given. */
   issueKey(accountId: string, input: { name?: string; signup?: boolean; scope?: 'all' | string[] }): Promise<IssuedKey>;
   revokeKey(accountId: string, keyId: string): Promise<void>;
-  /** Adds a login to a scoped key's list, as the account holder does. */
+  /**
+   * Adds a login to a scoped key's list, as the account holder does (section 5 item 6). The runner
+   * calls it only for keys it issued with a list (`scope: [...]`). A key whose scope is all logins
+   * has no list and already reaches every login: the call must never narrow it to a list; a driver
+   * may throw (the fixtures driver does: the reference answers 409 `key_not_scoped`) or do nothing.
+   * `removeKeyLogin` is the same for taking one off.
+   */
   addKeyLogin?(accountId: string, keyId: string, label: string): Promise<void>;
   removeKeyLogin?(accountId: string, keyId: string, label: string): Promise<void>;
 
@@ -131,7 +177,14 @@ export interface AccountHolderDriver {
   /** The state of a link of the account as its holder sees it (undefined when the account has no such link). */
   linkState?(accountId: string, token: string): Promise<LinkState | undefined>;
 
-  /** A registry maintainer's decision on a contributed recipe: merge it, verify it (publishing its note as evidence), or reject it. */
+  /**
+   * A registry maintainer's decision on a contributed recipe, taken in any state (it ends screening
+   * if still pending). `merge` makes it the live version of its key: the submission's status
+   * becomes `merged`. `reject` takes it out of the live set: `rejected`. `verify` merges it and
+   * approves its verification claim: the submission's status becomes `merged` (as with `merge`),
+   * and the recipe is served as `verified` with its note published verbatim as `evidence`. The
+   * runner reads the outcome through the API (the index and the submission), never through the driver.
+   */
   decideRecipeSubmission?(submissionId: string, decision: 'merge' | 'verify' | 'reject'): Promise<void>;
 
   /**
@@ -145,6 +198,18 @@ export interface AccountHolderDriver {
   sendTestWebhook?(accountId: string, cardId: string): Promise<void>;
   /** The card's recent deliveries, newest first. */
   webhookDeliveries?(accountId: string, cardId: string): Promise<WebhookDeliveryState[]>;
+   * A recipe in the deployment's own format (section 2.2 does not show the structure of a recipe
+   * body), of `kind`, for the fresh site the runner names, which the registry will accept. Without
+   * it the runner submits the reference server's format; a deployment that refuses that leaves the
+   * cases that need an accepted contribution `not run`, never passed.
+   */
+  sampleRecipe?(request: RecipeRequest): Promise<RecipeSample>;
+  /**
+   * A page URL the registry's own recipes serve, for each lookup slot it can fill (section 2.3),
+   * for the case that looks the registry up. Without it the runner reads the pages from the full
+   * bundle in the reference's format, or reports that case `not run`.
+   */
+  registryPages?(): Promise<Partial<Record<LookupSlot, string>>>;
 
   /** The deployment's clock. `manual: true` means it moves only through `advanceClock`. */
   clock?(): Promise<ClockState>;

@@ -61,6 +61,7 @@ export default function createDriver({ options }) {
     // changePlan, addKeyLogin, removeKeyLogin, replacePassword, setIdentity, saveAddress,
     // preapproveSites, removePreapprovedSite, holdPurchase, promptSecurityCode, handOffChallenge,
     // linkState, decideRecipeSubmission, registerWebhook with sendTestWebhook and webhookDeliveries,
-    // and clock with advanceClock over a deployment with a manual clock.
+    // sampleRecipe and registryPages (what only your registry knows: recipes in its format, pages it
+    // serves), and clock with advanceClock over a manual clock.
   };
 }

@@ -7,7 +7,7 @@
 export type Basis =
   | { kind: 'spec'; sections: string[] }
   | { kind: 'http'; cite: string }
-  | { kind: 'reference'; why: string };
+  | { kind: 'reference'; why: string; remedy?: string };
 
 /** A rule stated by the specification, in these sections. */
 export function spec(...sections: string[]): Basis {
@@ -19,9 +19,21 @@ export function http(cite: string): Basis {
   return { kind: 'http', cite };
 }
 
-/** A choice of the reference server that the specification leaves open; `why` says what the specification does say. */
-export function reference(why: string): Basis {
-  return { kind: 'reference', why };
+/**
+ * A choice of the reference server that the specification leaves open; `why` says what the
+ * specification does say. `remedy`, for a choice a case builds on rather than proves, says what
+ * lets the case run on a deployment that chose otherwise (a sample in its own format, say).
+ */
+export function reference(why: string, remedy?: string): Basis {
+  return remedy === undefined ? { kind: 'reference', why } : { kind: 'reference', why, remedy };
+}
+
+/** Whether two bases are the same rule (a case's own basis, met again in one of its assertions). */
+export function sameBasis(a: Basis | undefined, b: Basis | undefined): boolean {
+  if (!a || !b || a.kind !== b.kind) return false;
+  if (a.kind === 'reference' && b.kind === 'reference') return a.why === b.why;
+  if (a.kind === 'http' && b.kind === 'http') return a.cite === b.cite;
+  return a.kind === 'spec' && b.kind === 'spec' && a.sections.join() === b.sections.join();
 }
 
 /** Whether a departure from a rule of this basis fails a deployment judged by the specification. */

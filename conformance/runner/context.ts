@@ -1,4 +1,4 @@
-import type { AccountHolderDriver, PlanName } from '../drivers/driver.js';
+import type { AccountHolderDriver, LookupSlot, PlanName, RecipeRequest, RecipeSample } from '../drivers/driver.js';
 import type { ApiDocument } from './document.js';
 import type { Schemas } from './schemas.js';
 import type { Limits } from './limits.js';
@@ -6,13 +6,13 @@ import type { Canaries } from './canaries.js';
 import type { Secrets } from './secrets.js';
 import { spendsOrCreates, type CaseInfo, type KeyRole } from './needs.js';
 import { Account, DriverCalls } from './account.js';
-import { judgeResponse, type Judge } from './checks.js';
+import { UNLISTED_ANSWERS, answersUnlisted, judgeResponse, type Judge } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
 import type { Connection } from './http.js';
 import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, sameDeparture, type Deviation, type Source } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
-import { binds, type Judgement } from './basis.js';
+import { binds, sameBasis, type Basis, type Judgement } from './basis.js';
 import type { Stop } from './stop.js';
 
 /** What every case of one run shares. */
@@ -207,7 +207,8 @@ export class CaseContext {
 
   /** Checks a response against the document: a binding problem throws, a departure from a reference choice is recorded. */
   private judge(ex: Exchange): void {
-    const verdict = judgeResponse(this.env.judge, this.env.canaries, ex);
+    // A case that proves a choice of the reference takes any refusal as a departure from it, whatever its form.
+    const verdict = judgeResponse(this.env.judge, this.env.canaries, ex, { provesReferenceChoice: this.spec.basis?.kind === 'reference' });
     for (const d of verdict.deviations) this.deviate(d);
     if (verdict.failure) throw verdict.failure;
   }
@@ -250,8 +251,42 @@ export class CaseContext {
   /** Ends the case: failed, or, for a reference choice judged by the specification, passed with the deviation recorded. */
   fail(expected: string, received: string, where: Partial<Source> = {}, ex?: Exchange): never {
     const source = this.source(where, where.pointer);
-    if (!this.binding(source)) throw new ReferenceDeparture({ expected, received, where: source, exchange: ex });
+    if (!this.binding(source)) this.depart({ expected, received, where: source, exchange: ex });
     throw new CaseFailure(expected, received, source, ex);
+  }
+
+  /**
+   * The deployment chose otherwise than the reference where the case cannot go on. A case that
+   * proves this very choice ends passed with its deviation; a case that only builds on it never
+   * tried its own rule, so it ends `not run`, with the deviation and what would let it run.
+   */
+  private depart(d: Deviation): never {
+    if (sameBasis(d.where.basis, this.spec.basis)) throw new ReferenceDeparture(d);
+    this.deviate(d);
+    const remedy = d.where.basis?.kind === 'reference' ? d.where.basis.remedy : undefined;
+    throw precondition(`it builds on a choice of the reference that the deployment does not share (expected ${d.expected}; received ${d.received})`, remedy ?? 'a deployment that shares this choice');
+  }
+
+  /**
+   * What the case's rule depends on (a contribution accepted, a link issued): when the deployment
+   * refused it, the case ends `not run` with the reason and `remedy`, what would let it run; never
+   * `passed`. Judging by the reference, `binding` says the reference server must not refuse it.
+   */
+  precondition(condition: unknown, what: string, received: string | (() => string), remedy: string, ex?: Exchange, binding?: Partial<Source>): void {
+    if (condition) return;
+    const text = typeof received === 'function' ? received() : received;
+    if (binding && this.env.judgement === 'reference') throw new CaseFailure(what, text, this.source(binding, binding.pointer), ex);
+    throw precondition(`the deployment refused what its rule depends on: ${what}; received ${text}`, remedy);
+  }
+
+  /**
+   * A refusal: any 4xx passes by the rule of `where` (a used link must refuse, say); its exact
+   * status and code are `exact`'s choice, a deviation when the deployment made another.
+   */
+  expectRefused(ex: Exchange, code: string, exact: Basis, where: Partial<Source> & { status?: number } = {}): void {
+    const status = where.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
+    if (ex.response.status < 400 || ex.response.status > 499) this.mismatch('a refusal (a 4xx status)', ex, this.where(ex, status, where));
+    this.check(ex.response.status === status && codeOf(ex.response) === code, `${status} ${code}`, () => describeResponse(ex), { basis: exact, pointer: where.pointer }, ex);
   }
 
   /**
@@ -268,7 +303,13 @@ export class CaseContext {
 
   /** The response has this status (and, for an error, the case names its code with `expectError`). */
   expectStatus(ex: Exchange, status: number, where: Partial<Source> = {}): void {
-    if (ex.response.status !== status) this.mismatch(`status ${status}`, ex, this.where(ex, status, where));
+    if (ex.response.status === status) return;
+    // Section 4.11 shows no answer of the links: where a rule asks a link to succeed, any 2xx does, and 200 is the reference's.
+    const success = (n: number) => n >= 200 && n <= 299;
+    if (success(status) && success(ex.response.status) && ex.operationId && answersUnlisted(this.doc.operation(ex.operationId)) && !(where.basis && !binds(where.basis))) {
+      return this.check(false, `status ${status}`, describeResponse(ex), { basis: UNLISTED_ANSWERS }, ex);
+    }
+    this.mismatch(`status ${status}`, ex, this.where(ex, status, where));
   }
 
   /** The response is the error `code`, with the status the document gives it on this operation. */
@@ -280,7 +321,7 @@ export class CaseContext {
 
   /** What follows an unexpected status depends on it, so even a reference choice ends the case here. */
   private mismatch(expected: string, ex: Exchange, source: Source): never {
-    if (!this.binding(source)) throw new ReferenceDeparture({ expected, received: describeResponse(ex), where: source, exchange: ex });
+    if (!this.binding(source)) this.depart({ expected, received: describeResponse(ex), where: source, exchange: ex });
     throw new StatusMismatch(expected, describeResponse(ex), source, ex);
   }
 
@@ -352,6 +393,20 @@ export class CaseContext {
     await this.driverCalls().run('decideRecipeSubmission', submissionId, decision);
   }
 
+  /** A recipe in the deployment's own format, when its driver writes one (section 2.2 does not show the body). */
+  async sampleRecipe(request: RecipeRequest): Promise<RecipeSample | undefined> {
+    if (typeof this.env.driver?.sampleRecipe !== 'function' || !this.calls) return undefined;
+    const sample = await this.calls.run('sampleRecipe', request);
+    this.step(`the driver wrote a ${request.kind} recipe in the deployment's format: ${sample.key}`);
+    return sample;
+  }
+
+  /** Pages the deployment's registry serves, by lookup slot, when its driver names them. */
+  async registryPages(): Promise<Partial<Record<LookupSlot, string>> | undefined> {
+    if (typeof this.env.driver?.registryPages !== 'function' || !this.calls) return undefined;
+    return this.calls.run('registryPages');
+  }
+
   readonly clock = {
     now: async (): Promise<number> => (await this.driverCalls().run('clock')).now,
     advance: async (ms: number): Promise<number> => {
@@ -385,6 +440,14 @@ export const KEY_OPTION: Record<KeyRole, string> = {
   otherAccountKey: '--other-account-key',
   scopedKey: '--scoped-key',
 };
+
+/** A case whose rule was never tried, counted under one cause. */
+function precondition(reason: string, remedy: string): NotRun {
+  return new NotRun(`not tried: ${reason}. To run it: ${remedy}`, 'capability', PRECONDITION_REFUSED);
+}
+
+/** The cause the summary counts these cases under, apart from the capabilities the run lacked. */
+export const PRECONDITION_REFUSED = 'the deployment refused a precondition';
 
 export function describeResponse(ex: Exchange): string {
   const code = codeOf(ex.response);

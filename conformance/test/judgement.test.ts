@@ -7,8 +7,8 @@ import { sameMeaning } from '../runner/header-values.js';
 import { reference } from '../runner/basis.js';
 import type { Exchange } from '../runner/exchange.js';
 import type { Judgement } from '../runner/basis.js';
-import { CaseContext, type RunEnvironment } from '../runner/context.js';
-import { CaseFailure, ReferenceDeparture } from '../runner/outcome.js';
+import { CaseContext, PRECONDITION_REFUSED, type RunEnvironment } from '../runner/context.js';
+import { CaseFailure, NotRun, ReferenceDeparture } from '../runner/outcome.js';
 import { startReference, type ReferenceServer } from './support/processes.js';
 import { conform } from './support/run.js';
 
@@ -94,6 +94,10 @@ describe('a response judged both ways', () => {
     ['Cache-Control with one more directive', exchange('getTokenCatalog', 401, { code: 'unauthorized', error: 'No key.' }, { 'cache-control': 'no-store, private' }), /Cache-Control: no-store/],
     ['card tokens under other names', exchange('getTokenCatalog', 200, { cards: [{ anySite: true, pan: 'tok_1' }], logins: [], identity: { tokens: PHONE, missing: [] }, addresses: [] }, NO_STORE), /must have required property 'tokens'/],
     ['a link answered in JSON to a browser', exchange('getCvvRequest', 200, {}, { ...NO_STORE }, { accept: 'text/html' }), /the request's Accept/],
+    ['410 with its own code for a used link', exchange('getCvvRequest', 410, { code: 'link_used', error: 'Used.' }, NO_STORE), /a status the document gives getCvvRequest/],
+    ['its own code for an unknown link', exchange('getPurchaseApproval', 404, { code: 'link_unknown', error: 'No such link.' }, NO_STORE), /code: must be equal to one of the allowed values/],
+    ['an empty 431 of an edge to a raw head', { ...exchange('getTokenCatalog', 431, '', {}), layer: true }, /Content-Type/],
+    ['an HTML 400 of an edge to a raw head', { ...exchange('getTokenCatalog', 400, '<h1>Bad Request</h1>', {}), layer: true }, /a status the document gives/],
   ])('when a deployment sends %s, then it is a deviation by the specification and a failure by the reference', (_what, ex, message) => {
     const { spec, reference: strict } = verdicts(ex);
     expect(spec.failure).toBeUndefined();
@@ -121,9 +125,9 @@ describe('a response judged both ways', () => {
 });
 
 describe("a case's own assertions", () => {
-  const context = (judgement: Judgement) =>
-    new CaseContext({ judgement, doc, judge: BY[judgement] } as unknown as RunEnvironment, { id: 'getTokenCatalog/example', sections: ['4.1'], needs: {}, costs: {} }, 1, { pace: false, honourRetryAfter: false });
   const basis = reference('An example of the reference choice.');
+  const context = (judgement: Judgement, proves?: typeof basis) =>
+    new CaseContext({ judgement, doc, judge: BY[judgement] } as unknown as RunEnvironment, { id: 'getTokenCatalog/example', sections: ['4.1'], basis: proves, needs: {}, costs: {} }, 1, { pace: false, honourRetryAfter: false });
 
   it('when a reference rule does not hold, then judging by the specification records a deviation and goes on', () => {
     const ctx = context('spec');
@@ -131,7 +135,46 @@ describe("a case's own assertions", () => {
     ctx.expectEqual(1, 2, 'one:', { basis });
     expect(ctx.deviations.map((d) => d.expected)).toEqual(['something the reference does', 'one: 2']);
     expect(() => ctx.check(false, 'a rule of the specification', 'broken', { sections: ['4.1'] })).toThrow(CaseFailure);
-    expect(() => ctx.expectStatus(exchange('getTokenCatalog', 200, {}), 429, { basis })).toThrow(ReferenceDeparture);
+    expect(() => context('spec', basis).expectStatus(exchange('getTokenCatalog', 200, {}), 429, { basis })).toThrow(ReferenceDeparture);
+  });
+
+  it('when a case only builds on a reference choice the deployment does not share, then judging by the specification it is not run, never passed', () => {
+    const ctx = context('spec');
+    const departed = (() => {
+      try {
+        ctx.expectStatus(exchange('getTokenCatalog', 200, {}), 429, { basis: reference('A choice the case builds on.', 'a sample of the deployment') });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(departed).toBeInstanceOf(NotRun);
+    expect((departed as NotRun).kind).toBe('capability');
+    expect((departed as NotRun).label).toBe(PRECONDITION_REFUSED);
+    expect((departed as NotRun).message).toMatch(/To run it: a sample of the deployment/);
+    expect(ctx.deviations.map((d) => d.expected)).toEqual(['status 429']);
+  });
+
+  it('when the deployment refuses what a rule depends on, then the case is not run with the remedy; judging by the reference, a binding refusal fails', () => {
+    expect(() => context('spec').precondition(false, 'a contribution accepted', '400 invalid_recipe', 'a sample', undefined, { basis })).toThrow(NotRun);
+    expect(() => context('reference').precondition(false, 'a contribution accepted', '400 invalid_recipe', 'a sample', undefined, { basis })).toThrow(CaseFailure);
+    expect(() => context('reference').precondition(false, 'a sample with a page', 'none', 'a page')).toThrow(NotRun);
+  });
+
+  it('when a link succeeds with another 2xx, then judging by the specification it is a deviation; a refusal fails', () => {
+    const ctx = context('spec');
+    ctx.expectStatus(exchange('decidePurchaseApproval', 201, { state: 'approved' }, NO_STORE), 200);
+    expect(ctx.deviations.map((d) => `${d.expected} / ${d.received}`)).toEqual(['status 200 / 201']);
+    expect(() => ctx.expectStatus(exchange('decidePurchaseApproval', 404, { code: 'not_found', error: 'No link.' }, NO_STORE), 200)).toThrow(CaseFailure);
+    expect(() => ctx.expectStatus(exchange('getTokenCatalog', 201, {}, NO_STORE), 200)).toThrow(CaseFailure);
+    expect(() => context('reference').expectStatus(exchange('decidePurchaseApproval', 201, {}, NO_STORE), 200)).toThrow(CaseFailure);
+  });
+
+  it('when a used link refuses with another 4xx, then judging by the specification it passes with a deviation; a 2xx fails', () => {
+    const ctx = context('spec');
+    ctx.expectRefused(exchange('getCvvRequest', 410, { code: 'link_used', error: 'Used.' }, NO_STORE), 'not_found', basis, { status: 404, sections: ['4.11'] });
+    expect(ctx.deviations.map((d) => `${d.expected} / ${d.received}`)).toEqual(['404 not_found / 410 link_used']);
+    expect(() => ctx.expectRefused(exchange('getCvvRequest', 200, {}, NO_STORE), 'not_found', basis, { status: 404, sections: ['4.11'] })).toThrow(CaseFailure);
+    expect(() => context('reference').expectRefused(exchange('getCvvRequest', 410, { code: 'link_used', error: 'Used.' }, NO_STORE), 'not_found', basis, { status: 404 })).toThrow(CaseFailure);
   });
 
   it('when a reference rule does not hold, then judging by the reference fails the case', () => {

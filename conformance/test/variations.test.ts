@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceServer } from './support/processes.js';
 import { startTamperingProxy, type TamperingProxy } from './support/tamper.js';
@@ -8,6 +9,7 @@ import { makeTestCertificates, type TestCertificates } from './support/certs.js'
 import { conform } from './support/run.js';
 import * as variants from './support/variants.js';
 import type { Variant } from './support/variants.js';
+import { PRECONDITION_REFUSED } from '../runner/context.js';
 
 /**
  * The runner judges a deployment by the specification: deployments that differ from the
@@ -239,4 +241,55 @@ describe('deployments that differ where the reference\'s document says nothing',
     );
     expect(untrusted).not.toBe(0);
   }, 300_000);
+});
+
+describe('a deployment another team wrote from the specification alone', () => {
+  const DRIVER = fileURLToPath(new URL('./support/another-team-driver.ts', import.meta.url));
+  /** Cases that prove how the reference matches recipes in its own format: no sample stands in for that format. */
+  const REFERENCE_FORMAT_ONLY = ['getRecipes/registrable-domain-host-covers-subdomains', 'submitRecipe/unreviewed-does-not-displace-verified'];
+
+  async function asAnotherTeam(judge: 'spec' | 'reference', samples: 'given' | 'withheld', selection: string[]): Promise<{ run: Run; variant: Variant }> {
+    const variant = variants.anotherTeam();
+    const proxy = await startTamperingProxy(server.base, variant.options);
+    proxy.fault = variant.fault;
+    try {
+      const argv = ['--base-url', proxy.base, '--admin-token', server.adminToken, '--driver', DRIVER, '--driver-option', `samples=${samples}`, '--judge', judge, '--spend', '--jobs', '4', '--seed', '23'];
+      return { run: await conform([...argv, ...selection]), variant };
+    } finally {
+      await proxy.stop();
+    }
+  }
+
+  it('when it takes every open choice otherwise at once, behind an edge, and its driver writes its recipes, then judged by the specification the whole catalogue passes', async () => {
+    const { run, variant } = await asAnotherTeam('spec', 'given', REFERENCE_FORMAT_ONLY.flatMap((id) => ['--skip', id]));
+    expectPasses(run);
+    // Each of its own choices was met in the run: a used link's 410, a member's own code, its recipe format, its tokens.
+    for (const what of ['decided', 'gone', 'unknown link', 'own code', 'translated', 'refused format', 'recipes shown', 'tokens', 'renamed', 'reworded', 'widened']) {
+      expect(variant.counts[what] ?? 0, `${what}: ${JSON.stringify({ ...variant.counts })}`).toBeGreaterThan(0);
+    }
+    expectDeviations(run, ['getCvvRequest/single-use', 'getPurchaseApproval/unknown-token-not-found', 'fileSignupRequest/body-not-json-or-incomplete', 'setLoginUsername/invalid-username', 'getTokenCatalog/request-head-over-cap']);
+    const passedOnContributions = ['submitRecipe/accepted-as-pending', 'submitRecipe/contribution-is-live', 'submitRecipe/note-published-verbatim', 'submitRecipe/budget-per-account', 'getRecipes/lookup-finds-the-registry'];
+    expect(passedOnContributions.filter((id) => !run.passed.includes(id)), run.output).toEqual([]);
+  }, 600_000);
+
+  it('when its driver withholds the sample recipes and pages, then every case that needs an accepted contribution is not run, never passed, and the run is incomplete', async () => {
+    const recipeCases = ['submitRecipe/*', 'getRecipes/*', 'getRecipeSubmission/*'];
+    const { run } = await asAnotherTeam('spec', 'withheld', recipeCases.flatMap((id) => ['--only', id]));
+    expect(run.failed, run.output).toEqual([]);
+    expect(run.errors, run.output).toEqual([]);
+    const refused = run.results.filter((r) => r.state === 'not-run');
+    expect(new Set(refused.map((r) => `${r.notRun?.kind}: ${r.notRun?.label}`))).toEqual(new Set([`capability: ${PRECONDITION_REFUSED}`]));
+    expect(refused.map((r) => r.id)).toEqual(
+      expect.arrayContaining(['submitRecipe/accepted-as-pending', 'submitRecipe/contribution-is-live', 'submitRecipe/dollar-names-removed', 'submitRecipe/note-published-verbatim', 'submitRecipe/budget-per-account', 'submitRecipe/budget-window-is-rolling', 'submitRecipe/body-at-cap-accepted', 'getRecipeSubmission/own-submission', 'getRecipes/lookup-finds-the-registry', ...REFERENCE_FORMAT_ONLY]),
+    );
+    for (const r of refused) expect(r.reason, r.id).toMatch(/To run it: .*(sampleRecipe|registryPages)/);
+    expect(run.output).toContain(`${PRECONDITION_REFUSED} (${refused.length})`);
+    expect(run.exitCode, run.output).toBe(4);
+  }, 600_000);
+
+  it('when it is judged by the reference, then its departures fail', async () => {
+    const departs = ['getCvvRequest/single-use', 'decidePurchaseApproval/approve-uses-the-link', 'fileSignupRequest/body-not-json-or-incomplete', 'setLoginUsername/invalid-username', 'getTokenCatalog/request-head-over-cap', 'submitRecipe/missing-kind'];
+    const { run } = await asAnotherTeam('reference', 'given', departs.flatMap((id) => ['--only', id]));
+    expectReferenceFails(run, departs);
+  }, 600_000);
 });

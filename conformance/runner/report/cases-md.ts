@@ -1,6 +1,7 @@
 import { spendsOrCreates, type Case } from '../case.js';
 import { describeBasis } from '../basis.js';
 import { SECTIONS, chapterOf } from '../sections.js';
+import type { Reading } from '../readings.js';
 
 /**
  * CASES.md: every case of the catalogue, grouped by the section it proves first, committed so a
@@ -16,7 +17,7 @@ function basisCell(c: Case): string {
   return c.basis.kind === 'http' ? `HTTP: ${c.basis.cite}` : '**reference**';
 }
 
-export function casesMarkdown(cases: Case[], documentVersion: string): string {
+export function casesMarkdown(cases: Case[], documentVersion: string, readings: Reading[] = []): string {
   const reference = cases.filter((c) => c.basis?.kind === 'reference');
   const lines = [
     '# Conformance cases',
@@ -47,6 +48,22 @@ export function casesMarkdown(cases: Case[], documentVersion: string): string {
   if (reference.length > 0) {
     lines.push('', '## The reference server\'s choices', '', 'What each reference case proves, and why it binds no other deployment:', '');
     for (const c of [...reference].sort((a, b) => a.id.localeCompare(b.id))) lines.push(`- \`${c.id}\`: ${describeBasis(c.basis!).replace(/^the reference server's choice \((.*)\)$/, '$1')}`);
+  }
+  if (readings.length > 0) {
+    lines.push(
+      '',
+      '## Two readings of the specification',
+      '',
+      'Where a sentence can be read two ways, judging by the specification accepts the answer of either reading; the reference\'s reading is its own choice, reported as a deviation when a deployment took the other. Judging by the reference, its reading is enforced.',
+      '',
+      '| request | sections | one reading | the other | the reference | cases |',
+      '| - | - | - | - | - | - |',
+    );
+    const side = (s: Reading['sides'][number]) => `${s.status} \`${s.code}\`: ${s.because.replace(/\|/g, '\\|')}`;
+    for (const r of readings) {
+      const [one, other] = r.sides;
+      lines.push(`| ${r.request} | ${r.sections.join(', ')} | ${side(one!)} | ${side(other!)} | \`${r.reference}\` | ${r.cases.map((c) => `\`${c}\``).join(', ')} |`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

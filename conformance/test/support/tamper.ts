@@ -44,6 +44,18 @@ export interface Fault {
   request?(seen: Seen): void;
   /** Changes a response; returns it (changed or not). */
   response?(passing: Passing): Passing;
+  /**
+   * For a request it returns a function for, the proxy holds the whole body and either forwards
+   * what the function returns in its place or, given a response, answers with it itself.
+   */
+  rewrite?(head: RequestHead): ((body: Buffer) => Buffer | Answer) | undefined;
+}
+
+/** An answer a fault gives in place of the deployment's. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
 }
 
 export interface ProxyOptions {
@@ -51,6 +63,11 @@ export interface ProxyOptions {
   tls?: { cert: string; key: string };
   /** Serve the deployment under this path (`/vault`); the proxy answers a request elsewhere with 404 itself. */
   basePath?: string;
+  /**
+   * An edge's own bound on a request head, in bytes: a head over it is answered by the proxy with
+   * 431 and an empty body, as Node's `https`, nginx or a CDN do, and never reaches the deployment.
+   */
+  edgeHeadCap?: number;
 }
 
 export interface TamperingProxy {
@@ -105,37 +122,50 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
     const requestHeaders = flatten(req.headers);
     const head = { method: req.method ?? 'GET', path: url.pathname, headers: { ...requestHeaders, host: target.host } };
     const headers = state.fault.forward?.(head) ?? head.headers;
-    const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: forwardedPath, headers, agent }, (up) => {
-      const body: Buffer[] = [];
-      up.on('data', (c: Buffer) => body.push(c));
-      up.on('end', () => {
-        let passing: Passing = {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: url.searchParams,
-          status: up.statusCode ?? 502,
-          headers: flatten(up.headers),
-          body: Buffer.concat(body),
-          seen: Buffer.concat(chunks).toString('utf8'),
-          requestHeaders,
-        };
-        passing = state.fault.response?.(passing) ?? passing;
-        answer(res, passing);
+    const send = (replaced?: Buffer, retried = false) => {
+      const sent = replaced ? { ...withoutFraming(headers), 'content-length': String(replaced.length) } : headers;
+      const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: forwardedPath, headers: sent, agent }, (up) => {
+        const body: Buffer[] = [];
+        up.on('data', (c: Buffer) => body.push(c));
+        up.on('end', () => {
+          let passing: Passing = {
+            method: req.method ?? 'GET',
+            path: url.pathname,
+            query: url.searchParams,
+            status: up.statusCode ?? 502,
+            headers: flatten(up.headers),
+            body: Buffer.concat(body),
+            seen: Buffer.concat(chunks).toString('utf8'),
+            requestHeaders,
+          };
+          passing = state.fault.response?.(passing) ?? passing;
+          answer(res, passing);
+        });
       });
-    });
-    out.on('error', () => res.destroy());
-    req.on('data', (c: Buffer) => {
-      chunks.push(c);
-      out.write(c);
-    });
-    req.on('end', () => {
-      state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: Buffer.concat(chunks) });
-      out.end();
-    });
+      // A held body can be sent again: a pooled connection the deployment closed under it is no answer.
+      out.on('error', () => (replaced && !retried && !res.headersSent ? send(replaced, true) : res.destroy()));
+      if (replaced) {
+        if (!retried) chunks.push(replaced);
+        state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: replaced });
+        out.end(replaced);
+        return;
+      }
+      req.on('data', (c: Buffer) => {
+        chunks.push(c);
+        out.write(c);
+      });
+      req.on('end', () => {
+        state.fault.request?.({ method: req.method ?? 'GET', path: url.pathname, body: Buffer.concat(chunks) });
+        out.end();
+      });
+    };
+    const rewrite = state.fault.rewrite?.(head);
+    if (rewrite) held(req, res, rewrite, send);
+    else send();
   };
 
   const settings: http.ServerOptions = {
-    maxHeaderSize: 4 * documentLimit('request-header-size'),
+    maxHeaderSize: options.edgeHeadCap ?? 4 * documentLimit('request-header-size'),
     headersTimeout: documentLimit('request-headers-timeout') * 1000,
     // The deployment behind times the rest of the request out itself.
     requestTimeout: 0,
@@ -144,6 +174,11 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
   const server = options.tls ? https.createServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(settings, handler);
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
+    if (options.edgeHeadCap !== undefined && err.code === 'HPE_HEADER_OVERFLOW') {
+      socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      socket.destroySoon();
+      return;
+    }
     const refused = refusal(err.code);
     socket.end(serialize(state.fault.response?.(refused) ?? refused));
     socket.destroySoon();
@@ -166,6 +201,22 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
         server.close(() => resolve());
       }),
   };
+}
+
+/** Holds a request's whole body, then forwards what `rewrite` makes of it, or answers in its place. */
+function held(req: http.IncomingMessage, res: http.ServerResponse, rewrite: (body: Buffer) => Buffer | Answer, forward: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const out = rewrite(Buffer.concat(chunks));
+    if (Buffer.isBuffer(out)) return forward(out);
+    res.writeHead(out.status, { ...out.headers, 'content-length': String(out.body.length) });
+    res.end(out.body);
+  });
+}
+
+function withoutFraming(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name.toLowerCase())));
 }
 
 function flatten(headers: http.IncomingHttpHeaders): Record<string, string> {
