@@ -198,6 +198,8 @@ export interface AccountHolderDriver {
   sendTestWebhook?(accountId: string, cardId: string): Promise<void>;
   /** The card's recent deliveries, newest first. */
   webhookDeliveries?(accountId: string, cardId: string): Promise<WebhookDeliveryState[]>;
+
+  /**
    * A recipe in the deployment's own format (section 2.2 does not show the structure of a recipe
    * body), of `kind`, for the fresh site the runner names, which the registry will accept. Without
    * it the runner submits the reference server's format; a deployment that refuses that leaves the
