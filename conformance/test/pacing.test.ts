@@ -17,11 +17,15 @@ describe('a deployment that paces the runner', () => {
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      seen.push({ path, at: Date.now() });
       const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
       };
+      // A key it never issued is refused, as section 5 item 3 says (the runner checks its keys so).
+      if (path !== '/v1/recipes' && req.headers.authorization !== 'Bearer scripted-key') {
+        return send(401, { code: 'invalid_api_key', error: 'Unknown API key.' }, { 'cache-control': 'no-store' });
+      }
+      seen.push({ path, at: Date.now() });
       if (path === '/v1/recipes') return send(200, { recipes: [] }, { 'cache-control': 'public, max-age=300' });
       const reads = seen.filter((s) => s.path === '/v1/tokens').length;
       if (reads === 2) return send(429, { code: 'rate_limited', error: 'Too many catalog requests.' }, { 'cache-control': 'no-store', 'retry-after': '1' });

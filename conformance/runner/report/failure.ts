@@ -38,7 +38,10 @@ function responseLines(ex: Exchange): string[] {
 /** Two lines for a failure whose cause an earlier case of the run has shown in full. */
 export function formatSameCause(c: Case, result: CaseResult, first: string, secrets: Secrets): string {
   const f = result.failure!;
-  return secrets.mask([`FAILED ${c.id}: ${c.title}`, ...indent([`the cause of ${first}: expected ${f.expected}; received ${f.received}`], 'Same')].join('\n'));
+  const lines = [`FAILED ${c.id}: ${c.title}`, ...indent([`the cause of ${first}: expected ${f.expected}; received ${f.received}`], 'Same')];
+  // The cause is shared, the request is not: each failure keeps the one line that replays it.
+  if (f.exchange) lines.push(...indent([replayOf(f.exchange)], 'Replay'));
+  return secrets.mask(lines.join('\n'));
 }
 
 /** One screen: the case, what was expected and where that is written, what was sent and what came back. */
