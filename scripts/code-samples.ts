@@ -24,7 +24,8 @@ const FLAT_WIDTH = 44;
 /** The environment variables the samples read: the client's own settings (section 8.9). */
 export const SAMPLE_ENV = { apiUrl: 'VAULT_API_URL', apiKey: 'VAULT_API_KEY', proxyOrigin: 'PROXY_ORIGIN' } as const;
 
-function deref(doc: Node, node: unknown): any {
+/** Follows a node's local `$ref`s (`#/...`) to what they name. */
+export function deref(doc: Node, node: unknown): any {
   let current: any = node;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
     if (hops > 16 || !current.$ref.startsWith('#/')) throw new Error(`cannot follow ${current.$ref}`);

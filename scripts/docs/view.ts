@@ -12,22 +12,9 @@
 // - the introduction gains the error-code reference and the client and proxy codes, written from
 //   the document, after its "Errors" section.
 import { clientCodesMarkdown, CLIENT_CODES_HEADING, REDOC_ERROR_CODES, ERROR_CODES_HEADING, errorCodesMarkdown, everyOperation, responseCodes } from './error-codes.js';
-import { expandServerUrl } from '../code-samples.js';
+import { deref, expandServerUrl } from '../code-samples.js';
 
 type Node = Record<string, any>;
-
-function deref(doc: Node, node: Node | undefined): Node | undefined {
-  let current = node;
-  for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
-    if (hops > 16 || !current.$ref.startsWith('#/')) throw new Error(`docs: cannot follow ${current.$ref}`);
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((s: string) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((at: any, key: string) => at?.[key], doc);
-  }
-  return current;
-}
 
 /** Every server URL of the document (root, path and operation) with its variables filled with their defaults. */
 export function withServersFilled(doc: Node): Node {

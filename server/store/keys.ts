@@ -51,13 +51,16 @@ export function createKey(
   return { row, secret };
 }
 
+/** A live key with its account's plan; the caller adds the condition that names the key. */
+const LIVE_KEY = `SELECT k.id, k.account_id, k.name, k.signup_enabled, k.scoped, k.created_at, k.revoked_at, k.last_used_at, a.plan
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id
+     WHERE k.revoked_at IS NULL AND`;
+
 /** The live key with this secret and its account's plan, or undefined when unknown or revoked. */
 export function findLiveKey(db: Db, secret: string): AuthenticatedKey | undefined {
   return stmt(
     db,
-    `SELECT k.id, k.account_id, k.name, k.signup_enabled, k.scoped, k.created_at, k.revoked_at, k.last_used_at, a.plan
-     FROM api_keys k JOIN accounts a ON a.id = k.account_id
-     WHERE k.hash = ? AND k.revoked_at IS NULL`,
+    `${LIVE_KEY} k.hash = ?`,
   ).get(hashKey(secret)) as AuthenticatedKey | undefined;
 }
 
@@ -65,9 +68,7 @@ export function findLiveKey(db: Db, secret: string): AuthenticatedKey | undefine
 export function findLiveKeyById(db: Db, id: string): AuthenticatedKey | undefined {
   return stmt(
     db,
-    `SELECT k.id, k.account_id, k.name, k.signup_enabled, k.scoped, k.created_at, k.revoked_at, k.last_used_at, a.plan
-     FROM api_keys k JOIN accounts a ON a.id = k.account_id
-     WHERE k.id = ? AND k.revoked_at IS NULL`,
+    `${LIVE_KEY} k.id = ?`,
   ).get(id) as AuthenticatedKey | undefined;
 }
 
