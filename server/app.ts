@@ -133,8 +133,13 @@ export function createApp(options: AppOptions) {
   const errors = errorHandler(contract, log, pages);
   app.use(errors);
   handleFirst(app, first, errors);
-  // Compiles every validator before the first request (main.ts awaits it before listening).
+  // Compiles every validator, once: awaited before serving, so the first request finds them all
+  // compiled, or, with 'while-serving', yielding to the event loop after each stage, so a server
+  // that already serves answers requests meanwhile (main.ts: a start listens sooner).
   let warmed: Promise<void> | undefined;
-  const ready = () => (warmed ??= warmValidator(app, contract, { init, metadata, requests, responses }));
+  const ready = (pace?: 'while-serving') =>
+    (warmed ??= warmValidator(app, contract, { init, metadata, requests, responses }, pace === 'while-serving' ? nextTurn : undefined));
   return Object.assign(app, { ready, webhooks });
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

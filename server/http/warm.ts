@@ -12,11 +12,17 @@ import type { ValidatorStages } from './validator.js';
  * real request finds every validator compiled and run once. The synthetic request never reaches
  * authentication, the limiter, the store, a handler or the request log; validation errors (a
  * missing header, say) are dropped, since only the compiling matters.
+ *
+ * With `between`, warming waits on it after each stage, so that requests arriving meanwhile are
+ * answered between stages rather than after all of them (a server that serves while it warms).
  */
-export async function warmValidator(app: Express, contract: Contract, stages: ValidatorStages): Promise<void> {
+export async function warmValidator(app: Express, contract: Contract, stages: ValidatorStages, between?: () => Promise<void>): Promise<void> {
   const run = async (handlers: RequestHandler[], req: unknown, res: unknown) => {
     for (const stage of handlers) {
       await new Promise<unknown>((done) => (stage as (q: unknown, s: unknown, n: (e?: unknown) => void) => void)(req, res, done));
+      // A request's own stages continue as promise jobs too: only a turn of the event loop lets
+      // them all run before the next stage of warming.
+      if (between) await between();
     }
   };
   for (const operation of contract.operations.values()) {

@@ -7,9 +7,10 @@ import { openDb, type Db } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
 import { contract, givenAccount } from './support.js';
 
-// createApp().ready() compiles every validator before the server listens (main.ts awaits it). Its
-// speed is measured by `npm run bench`, never asserted here; these tests pin down that warming
-// has no side effect and changes no answer.
+// createApp().ready() compiles every validator: before the server serves (the tests' servers, the
+// bench), or while it serves (main.ts). Its speed is measured by `npm run bench`, never asserted
+// here; these tests pin down that warming has no side effect and changes no answer, and that a
+// server warming while it serves answers between the stages of warming.
 
 let db: Db;
 let server: Server;
@@ -63,5 +64,31 @@ describe('getTokenCatalog', () => {
       expect(refused.status).toBe(400);
       expect(await refused.json()).toMatchObject({ code: 'invalid_recipe', errors: [expect.objectContaining({ path: '/kind' })] });
     });
+  });
+});
+
+describe('getTokenCatalog, while the validators compile', () => {
+  it('when warming runs while the server serves, then a request sent at once is answered before warming ends, and answered right', async () => {
+    const fresh = openDb(':memory:');
+    const app = createApp({ db: fresh, clock, masterKey: randomBytes(32), contract: contract(), log: () => {} });
+    const listening: Server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const { key } = givenAccount({ db: fresh, clock });
+      let warmed = false;
+      const warming = app.ready('while-serving').then(() => (warmed = true));
+      const answer = await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/v1/tokens`, { headers: { authorization: `Bearer ${key}` } });
+      const warmedWhenAnswered = warmed;
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ cards: [], logins: [] });
+      expect(warmedWhenAnswered).toBe(false);
+      await warming;
+      expect(app.ready()).toBe(app.ready('while-serving'));
+    } finally {
+      listening.closeAllConnections();
+      await new Promise((resolve) => listening.close(resolve));
+      fresh.close();
+    }
   });
 });
