@@ -2,7 +2,8 @@
 // 10,000 recipes (the shipped release and generated merchants), and an account at 500 logins, 50
 // cards and 20 addresses. Each measured account also has a login its signup key created, so that
 // the bench can write to it through the API (a password rotation), and the server seeds a second
-// account to write to as "another account".
+// account to write to as "another account". A login the bench adds and removes through the
+// fixture surface changes the measured account's catalog.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Db } from '../../server/store/db.js';
 import type { Sealer } from '../../server/store/secrets.js';
@@ -39,7 +40,8 @@ export function writeLargeRelease(shipped: string, out: string, count = LARGE.re
 }
 
 export interface ScaleKeys {
-  /** The measured account: a catalog key, and the signup key that created WRITTEN_LOGIN. */
+  /** The measured account: its id, a catalog key, and the signup key that created WRITTEN_LOGIN. */
+  accountId: string;
   agent: string;
   signup: string;
   /** Another account's signup key, which created its own WRITTEN_LOGIN. */
@@ -109,6 +111,6 @@ export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, d
     const other = openAccount(db, { plan: 'Plus', name: 'Other account', now });
     const otherSignup = createKey(db, { accountId: other.id, name: 'signup', signupEnabled: true, scoped: false, now });
     written(other.id, otherSignup.row.id);
-    return { agent: measured.agent, signup: measured.signup, otherSignup: otherSignup.secret };
+    return { accountId: measured.accountId, agent: measured.agent, signup: measured.signup, otherSignup: otherSignup.secret };
   })();
 }

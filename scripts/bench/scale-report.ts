@@ -8,7 +8,7 @@ export const SCALE_TARGETS = {
   startupGrowth: 1.5,
   /** A catalog read right after a write to another account, at most this many times a steady read (median latency). */
   afterOtherWrite: 1.25,
-  /** A catalog read of the large account right after a write to it, within this many ms (median latency). */
+  /** A catalog read of the large account right after a write to it, within this many ms (median latency): a write its catalog does not show, and one it does. */
   afterOwnWriteMs: 3,
   /** A filing costs at most this many times a catalog read of the same account (server CPU per request). */
   filingVsRead: 3,
@@ -20,8 +20,12 @@ export type Size = (typeof SIZES)[number];
 /** Operations measured under load: server CPU per request. */
 export const LOADS = ['lookup', 'index', 'catalog', 'filing'] as const;
 export type LoadId = (typeof LOADS)[number];
-/** Catalog reads timed one at a time: steady, right after a write to another account, right after a write to its own. */
-export const SEQUENCES = ['steady', 'after-other-write', 'after-own-write'] as const;
+/**
+ * Catalog reads timed one at a time: steady, right after a write to another account, and right
+ * after a write to its own: a password rotation, which leaves its catalog as it was, and a login
+ * added or removed, which changes it.
+ */
+export const SEQUENCES = ['steady', 'after-other-write', 'after-own-write', 'after-own-change'] as const;
 export type SequenceId = (typeof SEQUENCES)[number];
 
 export interface LoadRound {
@@ -56,7 +60,8 @@ const LOAD_LABELS: Record<LoadId, string> = {
 const SEQUENCE_LABELS: Record<SequenceId, string> = {
   steady: 'catalog read, steady',
   'after-other-write': 'catalog read right after a write to another account',
-  'after-own-write': 'catalog read right after a write to its own account',
+  'after-own-write': 'catalog read right after a password rotation in its own account',
+  'after-own-change': 'catalog read right after a login is added to or removed from its own account',
 };
 
 /** Server CPU µs per request of a load, median round (NaN when not measured). */
@@ -105,8 +110,13 @@ export function formatScale(m: ScaleMeasured): { lines: string[]; met: number; t
       `${ratio(other, steady)} (${f(other, 2)} vs ${f(steady, 2)} ms)`,
     ]);
   }
-  const own = median(m.sequences.large['after-own-write']);
-  targets.push([`large: a catalog read right after a write to its own account within ${SCALE_TARGETS.afterOwnWriteMs} ms`, own <= SCALE_TARGETS.afterOwnWriteMs, `${f(own, 2)} ms`]);
+  for (const [id, write] of [
+    ['after-own-write', 'a password rotation in its own account'],
+    ['after-own-change', 'a login added to or removed from its own account'],
+  ] as const) {
+    const own = median(m.sequences.large[id]);
+    targets.push([`large: a catalog read right after ${write} within ${SCALE_TARGETS.afterOwnWriteMs} ms`, own <= SCALE_TARGETS.afterOwnWriteMs, `${f(own, 2)} ms`]);
+  }
   const filing = cpuPerRequest(m.loads.small.filing);
   const read = cpuPerRequest(m.loads.small.catalog);
   targets.push([`a filing within ${SCALE_TARGETS.filingVsRead}x a catalog read (CPU µs/req, small)`, filing / read <= SCALE_TARGETS.filingVsRead, `${ratio(filing, read)} (${f(filing)} vs ${f(read)} µs)`]);

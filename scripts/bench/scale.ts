@@ -4,6 +4,7 @@
 // one run. Loads are measured as server CPU per answer; reads right after a write are timed one at
 // a time on a kept-alive connection.
 import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { defaultReleaseFile } from '../../server/domain/registry.js';
@@ -35,12 +36,14 @@ export async function runScale(work: string, settings: ScaleSettings, started: (
   const largeRelease = join(work, 'release-large.json');
   writeLargeRelease(defaultReleaseFile(), largeRelease);
   const servers = {} as Record<Size, Running>;
+  const adminToken = `adm_${randomBytes(18).toString('base64url')}`;
   // One at a time, so each start-up has the server core to itself.
   for (const size of SIZES) {
     const s = await startBenchServer(`reference, ${size}`, 'reference', {
       VAULT_LIMITS: LIMITS,
       BENCH_VALIDATE_RESPONSES: '1',
       BENCH_SCALE: size,
+      BENCH_ADMIN_TOKEN: adminToken,
       ...(size === 'large' ? { BENCH_REGISTRY_FILE: largeRelease } : {}),
     });
     started(s);
@@ -63,7 +66,7 @@ export async function runScale(work: string, settings: ScaleSettings, started: (
       const rounds = (measured.loads[size][id] ??= []);
       rounds.push(await load(servers[size], id, settings.duration, settings.connections));
     }
-    for (const size of round % 2 === 0 ? SIZES : [...SIZES].reverse()) await sequences(servers[size], settings.reads, measured.sequences[size]);
+    for (const size of round % 2 === 0 ? SIZES : [...SIZES].reverse()) await sequences(servers[size], adminToken, settings.reads, measured.sequences[size]);
     log(`scale round ${round + 1}/${settings.rounds} done`);
   }
   return measured;
@@ -105,19 +108,35 @@ async function load(s: Running, id: LoadId, seconds: number, connections = 10): 
   return { requests: result.requests.total, cpuMicros };
 }
 
-/** Reads timed one at a time: each after a read, after a password rotation in another account, and after one in its own. */
-async function sequences(s: Running, reads: number, into: ScaleMeasured['sequences']['small']): Promise<void> {
+/**
+ * Reads timed one at a time: each after a read, after a password rotation in another account, after
+ * one in its own, and after a login added to its own account or removed from it, in turn.
+ */
+async function sequences(s: Running, adminToken: string, reads: number, into: ScaleMeasured['sequences']['small']): Promise<void> {
   const keys = s.ready!.scale!;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const catalog = requestOf(s, 'catalog');
   const read = () => call(s.base, agent, 'GET', catalog.path, catalog.headers);
   const rotate = (key: string) =>
     call(s.base, agent, 'POST', '/v1/logins/password', { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, JSON.stringify({ label: WRITTEN_LOGIN }));
+  const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+  const logins = `/_fixtures/accounts/${keys.accountId}/logins`;
+  let added: string | undefined;
+  const change = async () => {
+    if (added === undefined) {
+      const body = await call(s.base, agent, 'POST', logins, admin, JSON.stringify({ website: 'bench-toggle.com', password: 'bench toggled login password' }));
+      added = (JSON.parse(body) as { label: string }).label;
+    } else {
+      await call(s.base, agent, 'DELETE', `${logins}/${encodeURIComponent(added)}`, admin);
+      added = undefined;
+    }
+  };
   try {
     await read();
     for (let i = 0; i < reads; i++) {
       for (const id of SEQUENCES) {
         if (id === 'steady') await read();
+        else if (id === 'after-own-change') await change();
         else await rotate(id === 'after-own-write' ? keys.signup : keys.otherSignup);
         const startedAt = performance.now();
         await read();
@@ -125,15 +144,21 @@ async function sequences(s: Running, reads: number, into: ScaleMeasured['sequenc
       }
     }
   } finally {
+    if (added !== undefined) await change();
     agent.destroy();
   }
 }
 
-function call(base: string, agent: Agent, method: string, path: string, headers: Record<string, string>, body?: string): Promise<void> {
+/** A request on the kept-alive connection: its body's text (kept only for a write), or an error when it was not 2xx. */
+function call(base: string, agent: Agent, method: string, path: string, headers: Record<string, string>, body?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${base}${path}`, { method, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode !== undefined && res.statusCode < 300 ? resolve() : reject(new Error(`${method} ${path} answered ${res.statusCode}`))));
+      const chunks: Buffer[] = [];
+      if (method === 'GET') res.resume();
+      else res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        res.statusCode !== undefined && res.statusCode < 300 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${method} ${path} answered ${res.statusCode}`)),
+      );
       res.on('error', reject);
     });
     req.setTimeout(10_000, () => req.destroy(new Error('timeout')));

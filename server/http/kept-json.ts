@@ -41,7 +41,24 @@ export function sendKept(res: Response, answer: Kept, body?: unknown): void {
     else res.end(answer.bytes);
     return;
   }
-  res.json(body);
+  // The text res.json made is what is kept: a large catalog is serialised once, not twice.
+  const send = res.send;
+  const own = Object.hasOwn(res, 'send');
+  let text: unknown;
+  const restore = () => {
+    if (own) res.send = send;
+    else delete (res as Partial<Response>).send;
+  };
+  res.send = function (this: Response, chunk: unknown) {
+    restore();
+    text = chunk;
+    return send.call(this, chunk);
+  } as Response['send'];
+  try {
+    res.json(body);
+  } finally {
+    restore();
+  }
   // A refusal of the response hook has been answered by the error handler, with another status.
-  if (res.statusCode === 200) answer.bytes = Buffer.from(JSON.stringify(body));
+  if (res.statusCode === 200 && typeof text === 'string') answer.bytes = Buffer.from(text);
 }

@@ -57,8 +57,23 @@ export function insertLogin(db: Db, sealer: Sealer, input: NewLogin): string {
   return id;
 }
 
+type LoginTuple = [string, string, string, string | null, number, number, number, string | null, number, number];
+
+/** An account's logins. Read as arrays and made into rows here, which costs less than the driver's row objects for a long list. */
 export function listLogins(db: Db, accountId: string): LoginRow[] {
-  return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? ORDER BY created_at, label`).all(accountId) as LoginRow[];
+  const tuples = stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? ORDER BY created_at, label`).raw(true).all(accountId) as LoginTuple[];
+  return tuples.map(([id, account_id, label, website, has_email, has_username, has_totp, created_by_key, password_owner_managed, created_at]) => ({
+    id,
+    account_id,
+    label,
+    website,
+    has_email,
+    has_username,
+    has_totp,
+    created_by_key,
+    password_owner_managed,
+    created_at,
+  }));
 }
 
 export function getLoginByLabel(db: Db, accountId: string, label: string): LoginRow | undefined {

@@ -8,7 +8,7 @@ import { cachedRead, scopes } from '../store/read-cache.js';
 import { Sealer } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey, markKeyUsed, revokeKey } from '../store/keys.js';
-import { insertLogin, setUsername, getLogin } from '../store/logins.js';
+import { insertLogin, setUsername, getLogin, setPassword } from '../store/logins.js';
 import { insertSubmission } from '../store/recipes.js';
 
 // Kept reads end only when what they depend on changed (store/read-cache.ts, migration
@@ -68,8 +68,8 @@ describe('kept reads by scope', () => {
     const parts = (['logins', 'cards', 'profile', 'tokens'] as const).map((part) => counted(a, part, scopes.part(part, one.id)));
     const whole = counted(a, 'whole', scopes.account(one.id));
     for (const r of [...parts, whole]) r.read();
-    // A new password leaves the login's tokens as they are.
-    stmt(a, "UPDATE logins SET password = x'00' WHERE id = ?").run(id);
+    // A new site leaves the login's tokens as they are.
+    stmt(a, "UPDATE logins SET website = 'shop.acme.com' WHERE id = ?").run(id);
     for (const r of [...parts, whole]) r.read();
     expect([...parts.map((r) => r.builds()), whole.builds()]).toEqual([2, 1, 1, 1, 2]);
     // A username set adds a token: the logins and the tokens part.
@@ -106,6 +106,29 @@ describe('kept reads by scope', () => {
     keys.read();
     account.read();
     expect([keys.builds(), account.builds()]).toEqual([2, 2]);
+  });
+
+  it("when a login's password is written, then nothing is built again; when it becomes the account holder's, then the account's reads are", () => {
+    const one = openAccount(a, { plan: 'Free', name: 'one', now: 0 });
+    const id = login(a, one.id, 'acme');
+    const account = counted(a, 'one', scopes.account(one.id));
+    const logins = counted(a, 'logins', scopes.part('logins', one.id));
+    account.read();
+    logins.read();
+    // A rotation: a new sealed password, the token unchanged.
+    setPassword(a, sealer, id, 'pw-Rotated-2', false);
+    account.read();
+    logins.read();
+    expect([account.builds(), logins.builds()]).toEqual([1, 1]);
+    // The account holder's own password: the login's metadata changes with it.
+    setPassword(a, sealer, id, 'pw-Owner-3', true);
+    account.read();
+    logins.read();
+    expect([account.builds(), logins.builds()]).toEqual([2, 2]);
+    setUsername(a, sealer, getLogin(a, id)!, 'me');
+    account.read();
+    logins.read();
+    expect([account.builds(), logins.builds()]).toEqual([3, 3]);
   });
 
   it('when a write is rolled back, then nothing is built again', () => {
