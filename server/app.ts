@@ -24,7 +24,7 @@ import { noStore } from './http/cache-control.js';
 import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRouter } from './http/docs.js';
 import { pages as linkPages } from './http/pages/negotiation.js';
-import { warmValidator } from './http/warm.js';
+import { loadDocument, warmValidator } from './http/warm.js';
 import { validatorStages } from './http/validator.js';
 import { rememberVerdicts } from './http/query-verdicts.js';
 import { parseQuery } from './http/query.js';
@@ -139,7 +139,10 @@ export function createApp(options: AppOptions) {
   let warmed: Promise<void> | undefined;
   const ready = (pace?: 'while-serving') =>
     (warmed ??= warmValidator(app, contract, { init, metadata, requests, responses }, pace === 'while-serving' ? nextTurn : undefined));
-  return Object.assign(app, { ready, webhooks });
+  // The document alone, loaded into the validator: main.ts awaits it before its banner.
+  let documentLoaded: Promise<void> | undefined;
+  const loaded = () => (documentLoaded ??= loadDocument(app, contract, { init, metadata, requests, responses }));
+  return Object.assign(app, { ready, loaded, webhooks });
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -165,6 +165,8 @@ const app = createApp({
   },
 });
 
+// The document is loaded before the banner, so that the first request does not wait for it.
+await app.loaded();
 const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 // The outbox, watching before the first request is served: links are credentials, so only a demo
 // prints them, never in the request log, and only the demo account's. Other accounts are test

@@ -1,5 +1,5 @@
 import type { Express, RequestHandler } from 'express';
-import type { Contract } from '../contract.js';
+import type { Contract, Operation } from '../contract.js';
 import type { ValidatorStages } from './validator.js';
 
 /**
@@ -26,22 +26,10 @@ export async function warmValidator(app: Express, contract: Contract, stages: Va
     }
   };
   for (const operation of contract.operations.values()) {
-    const path = operation.path.replace(/\{[^}]+\}/g, 'warm');
     const requestBody = contract.resolve(operation.raw.requestBody) as { content?: Record<string, Media> } | undefined;
     const mediaTypes = requestBody?.content ? Object.entries(requestBody.content) : [[undefined, undefined] as const];
     for (const [mediaType, media] of mediaTypes) {
-      const req = {
-        app,
-        method: operation.method,
-        url: path,
-        originalUrl: path,
-        baseUrl: '',
-        path,
-        query: {},
-        params: {},
-        headers: { accept: 'application/json', ...(mediaType ? { 'content-type': mediaType } : {}) },
-        body: mediaType ? (examplesOf(contract, media)[0] ?? {}) : undefined,
-      };
+      const req = syntheticRequest(app, operation, mediaType, mediaType ? (examplesOf(contract, media)[0] ?? {}) : undefined);
       await run([...stages.init, ...stages.metadata, ...stages.requests], req, {});
       if (stages.responses.length === 0) continue;
       for (const [status, rawResponse] of Object.entries((operation.raw.responses ?? {}) as Record<string, unknown>)) {
@@ -62,6 +50,35 @@ export async function warmValidator(app: Express, contract: Contract, stages: Va
       }
     }
   }
+}
+
+/**
+ * Loads the document into the validator (its first stage waits for that), without compiling any
+ * operation's validators: what every first request would otherwise wait for.
+ */
+export async function loadDocument(app: Express, contract: Contract, stages: ValidatorStages): Promise<void> {
+  const [operation] = contract.operations.values();
+  if (!operation) return;
+  const req = syntheticRequest(app, operation, undefined, undefined);
+  for (const stage of stages.init) {
+    await new Promise<unknown>((done) => (stage as (q: unknown, s: unknown, n: (e?: unknown) => void) => void)(req, {}, done));
+  }
+}
+
+function syntheticRequest(app: Express, operation: Operation, mediaType: string | undefined, body: unknown) {
+  const path = operation.path.replace(/\{[^}]+\}/g, 'warm');
+  return {
+    app,
+    method: operation.method,
+    url: path,
+    originalUrl: path,
+    baseUrl: '',
+    path,
+    query: {},
+    params: {},
+    headers: { accept: 'application/json', ...(mediaType ? { 'content-type': mediaType } : {}) },
+    body,
+  };
 }
 
 interface Media {

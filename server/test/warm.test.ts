@@ -68,7 +68,7 @@ describe('getTokenCatalog', () => {
 });
 
 describe('getTokenCatalog, while the validators compile', () => {
-  it('when warming runs while the server serves, then a request sent at once is answered before warming ends, and answered right', async () => {
+  it('when the document is loaded and warming runs while the server serves, then a request sent at once is answered before warming ends, and answered right', async () => {
     const fresh = openDb(':memory:');
     const app = createApp({ db: fresh, clock, masterKey: randomBytes(32), contract: contract(), log: () => {} });
     const listening: Server = await new Promise((resolve) => {
@@ -76,6 +76,9 @@ describe('getTokenCatalog, while the validators compile', () => {
     });
     try {
       const { key } = givenAccount({ db: fresh, clock });
+      // As main.ts does: the document is loaded before the server is announced, once.
+      expect(app.loaded()).toBe(app.loaded());
+      await app.loaded();
       let warmed = false;
       const warming = app.ready('while-serving').then(() => (warmed = true));
       const answer = await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/v1/tokens`, { headers: { authorization: `Bearer ${key}` } });
