@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { immediate, type Db } from '../store/db.js';
 import { findLiveKeyById, type AuthenticatedKey } from '../store/keys.js';
 import { ApiError } from './errors.js';
 
@@ -35,5 +35,5 @@ export function authorised(key: AuthenticatedKey | undefined, needs: KeyNeeds): 
  * together: no revocation can land between them, from this process or another on the same file.
  */
 export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): T {
-  return db.transaction(() => write(authorised(findLiveKeyById(db, key.id), needs))).immediate();
+  return immediate(db, () => write(authorised(findLiveKeyById(db, key.id), needs)));
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { immediate, type Db } from '../store/db.js';
 import * as counters from '../store/counters.js';
 import type { Contract, LimitDef, PlanName } from '../contract.js';
 import type { Clock } from './clock.js';
@@ -99,26 +99,24 @@ export class Limiter {
     this.queue = [];
     const settled = new Map<QueuedCharge, Counted | ApiError>();
     try {
-      this.db
-        .transaction(() => {
-          this.pruneNowAndThen();
-          const tally = new WindowTally(this.db);
-          for (const item of batch) {
-            if (!('checks' in item)) {
-              item.undo(tally);
-              continue;
-            }
-            try {
-              settled.set(item, this.charge(item.checks, 1, tally));
-            } catch (err) {
-              // A refusal throws before anything is counted; anything else ends the whole batch.
-              if (!(err instanceof ApiError)) throw err;
-              settled.set(item, err);
-            }
+      immediate(this.db, () => {
+        this.pruneNowAndThen();
+        const tally = new WindowTally(this.db);
+        for (const item of batch) {
+          if (!('checks' in item)) {
+            item.undo(tally);
+            continue;
           }
-          tally.write();
-        })
-        .immediate();
+          try {
+            settled.set(item, this.charge(item.checks, 1, tally));
+          } catch (err) {
+            // A refusal throws before anything is counted; anything else ends the whole batch.
+            if (!(err instanceof ApiError)) throw err;
+            settled.set(item, err);
+          }
+        }
+        tally.write();
+      });
     } catch (err) {
       for (const item of batch) if ('checks' in item) item.reject(err);
       return;

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { immediate, type Db } from '../store/db.js';
 import type { Sealer } from '../store/secrets.js';
 import type { Contract, PlanName } from '../contract.js';
 import { getAccount } from '../store/accounts.js';
@@ -97,7 +97,7 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
   const username = typeof body.username === 'string' ? body.username : null;
   const { db, sealer } = deps;
 
-  return db.transaction((): FiledRequest => {
+  return immediate(db, (): FiledRequest => {
     const now = deps.clock.now();
     const loginLimit = deps.contract.limit('logins-per-account');
     if (countLogins(db, key.account_id) >= value(deps, loginLimit.id)) {
@@ -114,10 +114,8 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
       now,
       expiresAt,
     });
-    const request = requests.getSignupRequest(db, requestId)!;
-
-    if (preapprovalApplies(deps, key, request.website, email)) {
-      const outcome = approve(deps, request, { preapproved: true });
+    if (preapprovalApplies(deps, key, website, email)) {
+      const outcome = approve(deps, requests.getSignupRequest(db, requestId)!, { preapproved: true });
       if (outcome.ok) return { requestId, status: 'approved', expiresAt };
     }
 
@@ -129,7 +127,7 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
     }
     insertLink(db, sealer, { accountId: key.account_id, kind: 'signup', signupRequestId: requestId, now, expiresAt });
     return { requestId, status: 'pending', expiresAt };
-  }).immediate();
+  });
 }
 
 /** Site and exact email on the list, within both pre-approval ceilings (section 4.6). */
@@ -282,7 +280,7 @@ function entryOf(deps: SignupDeps, loginId: string): LoginEntry {
 /** POST /v1/logins/username. The body has passed the document's validation. */
 export function setLoginUsername(deps: SignupDeps, key: FilingKey, label: string, username: string): { login: LoginEntry } {
   const { db, sealer } = deps;
-  return db.transaction(() => {
+  return immediate(db, () => {
     const { login, inWindow } = changeableLogin(deps, key, label);
     const notFound = () => new ApiError(404, 'not_found', 'No login with this label that this key may change.');
     if (!login) throw notFound();
@@ -294,7 +292,7 @@ export function setLoginUsername(deps: SignupDeps, key: FilingKey, label: string
     deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
     setUsername(db, sealer, login, username);
     return { login: entryOf(deps, login.id) };
-  }).immediate();
+  });
 }
 
 /** POST /v1/logins/password: a new generated password behind the same tokens. */
@@ -306,7 +304,7 @@ export function rotateLoginPassword(
   const rules = readPasswordRules(body, passwordLength(deps.contract));
   const label = body.label as string;
   const { db, sealer } = deps;
-  return db.transaction(() => {
+  return immediate(db, () => {
     const { login, inWindow } = changeableLogin(deps, key, label);
     if (!login || !inWindow || login.password_owner_managed === 1) {
       throw new ApiError(409, 'not_rotatable', 'This key cannot rotate the password of this login (not its creator, past the change window, replaced by the account holder, or no such label).');
@@ -314,5 +312,5 @@ export function rotateLoginPassword(
     deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
     setPassword(db, sealer, login.id, generatePassword(rules), false);
     return { login: entryOf(deps, login.id), passwordPolicy: policyOf(rules), rotated: true as const };
-  }).immediate();
+  });
 }

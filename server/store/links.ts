@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomBytes } from './random.js';
 import { stmt, type Db } from './db.js';
 import type { Sealer } from './secrets.js';
 
