@@ -1,4 +1,5 @@
 import { immediate, type Db } from '../store/db.js';
+import { writeInSharedCommit } from '../store/shared-commit.js';
 import { findLiveKeyById, type AuthenticatedKey } from '../store/keys.js';
 import { ApiError } from './errors.js';
 
@@ -36,4 +37,12 @@ export function authorised(key: AuthenticatedKey | undefined, needs: KeyNeeds): 
  */
 export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): T {
   return immediate(db, () => write(authorised(findLiveKeyById(db, key.id), needs)));
+}
+
+/**
+ * As writeAs, as one step of the connection's next shared commit (store/shared-commit.ts), with the
+ * other writes and the limiter's charges of the same event-loop turn. Settles once that has committed.
+ */
+export function writeAsInSharedCommit<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): Promise<T> {
+  return writeInSharedCommit(db, () => writeAs(db, key, needs, write));
 }
