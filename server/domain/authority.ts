@@ -41,8 +41,9 @@ export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: 
 
 /**
  * As writeAs, as one step of the connection's next shared commit (store/shared-commit.ts), with the
- * other writes and the limiter's charges of the same event-loop turn. Settles once that has committed.
+ * other writes and the limiter's charges of the same event-loop turn: the step's savepoint holds
+ * the check and the write together. Settles once that has committed.
  */
 export function writeAsInSharedCommit<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): Promise<T> {
-  return writeInSharedCommit(db, () => writeAs(db, key, needs, write));
+  return writeInSharedCommit(db, () => write(authorised(findLiveKeyById(db, key.id), needs)));
 }
