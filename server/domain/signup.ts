@@ -100,16 +100,12 @@ function normalWebsite(value: string): string | null {
   return normal;
 }
 
-/** POST /v1/logins/requests. The body has passed the document's validation (email, username). */
-export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
-  return immediate(deps.db, () => fileSignupRequestInTransaction(deps, key, body));
-}
-
 /**
- * fileSignupRequest inside a write transaction the caller has open (a step of a shared commit):
- * a refusal throws, and the caller rolls back what was written.
+ * POST /v1/logins/requests. The body has passed the document's validation (email, username). Runs
+ * inside the write transaction the caller holds (a step of a shared commit, which holds the write
+ * lock): a refusal throws, and the caller rolls back what was written.
  */
-export function fileSignupRequestInTransaction(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
+export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
   // Stored, compared (pre-approvals, labels, the catalog) and returned in its normal form.
   const website = typeof body.website === 'string' ? normalWebsite(body.website) : null;
   if (website === null) throw new ApiError(400, 'invalid_website', websiteRefusal(deps.contract));

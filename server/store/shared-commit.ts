@@ -14,8 +14,8 @@ export interface CommitStep {
  * A group commit: the steps that arrive in one event-loop turn run in one immediate transaction,
  * each in its own savepoint and in arrival order, and settle after its commit. A step that throws
  * rolls back alone and the others go on; a transaction SQLite has ended itself (a full disk) or a
- * commit that fails fails them all. The commit is most of what a small write costs, and under load
- * a turn holds the writes of many requests.
+ * commit that fails fails them all. The commit is a large part of what a small write costs, and
+ * under load a turn holds the writes of many requests.
  */
 class SharedCommit {
   private steps: CommitStep[] = [];
