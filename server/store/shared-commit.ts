@@ -19,11 +19,28 @@ export interface CommitStep {
  */
 class SharedCommit {
   private steps: CommitStep[] = [];
+  /** Flushes scheduled and not yet run. */
+  private scheduled = 0;
 
   constructor(private readonly db: Db) {}
 
+  /**
+   * Two flushes are scheduled at once, so both run in the same turn: the first commits the steps
+   * queued so far (the charges of the requests just read); the second, the steps its settlements
+   * queued at once (the write of a request whose charge it committed and whose body had arrived).
+   * That write is answered in the turn its request arrived in, before the connection is read
+   * again: a client that sent its request and closed its side still reads the answer.
+   */
   add(step: CommitStep): void {
-    if (this.steps.push(step) === 1) setImmediate(() => this.flush());
+    if (this.steps.push(step) > 1 || this.scheduled > 0) return;
+    this.scheduled = 2;
+    setImmediate(() => this.scheduledFlush());
+    setImmediate(() => this.scheduledFlush());
+  }
+
+  private scheduledFlush(): void {
+    this.scheduled--;
+    if (this.steps.length > 0) this.flush();
   }
 
   private flush(): void {

@@ -7,6 +7,7 @@ import { writeInSharedCommit } from '../store/shared-commit.js';
 import { loadContract } from '../contract.js';
 import { ManualClock } from '../domain/clock.js';
 import { Limiter } from '../domain/limiter.js';
+import { givenAccount, rawAnswer, startServer } from './support.js';
 
 const contract = loadContract();
 const dirs: string[] = [];
@@ -77,5 +78,18 @@ describe('shared commit', () => {
     // The next turn is a new transaction.
     expect(await writeInSharedCommit(a, put(a, 'w3'))).toBe('w3');
     expect(metaKeys(b)).toBe('w3');
+  });
+
+  it('when a client sends a filing and closes its side at once, then it still reads the answer, filed or refused', async () => {
+    const t = await startServer();
+    try {
+      const a = givenAccount(t, { plan: 'Plus', signup: true });
+      const file = (body: string) =>
+        rawAnswer(t.base, `POST /v1/logins/requests HTTP/1.1\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`, body);
+      expect(await file(JSON.stringify({ website: 'acme.com', email: 'jane@example.com' }))).toMatch(/^HTTP\/1\.1 202 [^]*"status":"pending"/);
+      expect(await file(JSON.stringify({ website: 'not a domain', email: 'jane@example.com' }))).toMatch(/^HTTP\/1\.1 400 [^]*"code":"invalid_website"/);
+    } finally {
+      await t.close();
+    }
   });
 });
