@@ -1,4 +1,5 @@
-import type { Db } from '../store/db.js';
+import { immediate, type Db } from '../store/db.js';
+import { writeInSharedCommit } from '../store/shared-commit.js';
 import { findLiveKeyById, type AuthenticatedKey } from '../store/keys.js';
 import { ApiError } from './errors.js';
 
@@ -35,5 +36,14 @@ export function authorised(key: AuthenticatedKey | undefined, needs: KeyNeeds): 
  * together: no revocation can land between them, from this process or another on the same file.
  */
 export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): T {
-  return db.transaction(() => write(authorised(findLiveKeyById(db, key.id), needs))).immediate();
+  return immediate(db, () => write(authorised(findLiveKeyById(db, key.id), needs)));
+}
+
+/**
+ * As writeAs, as one step of the connection's next shared commit (store/shared-commit.ts), with the
+ * other writes and the limiter's charges of the same event-loop turn: the step's savepoint holds
+ * the check and the write together. Settles once that has committed.
+ */
+export function writeAsInSharedCommit<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): Promise<T> {
+  return writeInSharedCommit(db, () => write(authorised(findLiveKeyById(db, key.id), needs)));
 }

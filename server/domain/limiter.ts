@@ -1,4 +1,5 @@
 import type { Db } from '../store/db.js';
+import { sharedCommit } from '../store/shared-commit.js';
 import * as counters from '../store/counters.js';
 import type { Contract, LimitDef, PlanName } from '../contract.js';
 import type { Clock } from './clock.js';
@@ -73,10 +74,11 @@ export class Limiter {
 
   /**
    * Counts a request against every check, or rejects with the first refusal and counts nothing.
-   * The charges of one event-loop turn share one immediate transaction (a group commit): each is
-   * still checked and counted on its own, in arrival order, under the write lock, so each gets the
-   * answer it would get alone. Only the commit is shared, and the commit is most of what a charge
-   * costs. The promise settles after the commit, so an answered request has been counted.
+   * The charges of one event-loop turn share one immediate transaction (a group commit, with the
+   * writes of the same turn that use it): each is still checked and counted on its own, in arrival
+   * order, under the write lock, so each gets the answer it would get alone. Only the commit is
+   * shared, and the commit is most of what a charge costs. The promise settles after the commit,
+   * so an answered request has been counted.
    */
   consume(checks: LimitCheck[]): Promise<Counted> {
     return new Promise((resolve, reject) => this.enqueue({ checks, resolve, reject }));
@@ -91,42 +93,54 @@ export class Limiter {
   }
 
   private enqueue(item: Queued): void {
-    if (this.queue.push(item) === 1) setImmediate(() => this.flush());
+    if (this.queue.push(item) !== 1) return;
+    const limiter = this;
+    let batch: Queued[] | undefined;
+    let settled: Map<QueuedCharge, Counted | ApiError> | undefined;
+    // One step of the connection's shared commit, with the requests' writes of the same turn.
+    sharedCommit(this.db).add({
+      run() {
+        batch = limiter.takeQueue();
+        settled = limiter.chargeAll(batch);
+      },
+      committed() {
+        for (const [charge, outcome] of settled!) {
+          if (outcome instanceof ApiError) charge.reject(outcome);
+          else charge.resolve(outcome);
+        }
+      },
+      failed(err: unknown) {
+        for (const item of batch ?? limiter.takeQueue()) if ('checks' in item) item.reject(err);
+      },
+    });
   }
 
-  private flush(): void {
+  private takeQueue(): Queued[] {
     const batch = this.queue;
     this.queue = [];
+    return batch;
+  }
+
+  /** Inside the shared transaction: each charge checked and counted in order, refunds taken back. */
+  private chargeAll(batch: Queued[]): Map<QueuedCharge, Counted | ApiError> {
     const settled = new Map<QueuedCharge, Counted | ApiError>();
-    try {
-      this.db
-        .transaction(() => {
-          this.pruneNowAndThen();
-          const tally = new WindowTally(this.db);
-          for (const item of batch) {
-            if (!('checks' in item)) {
-              item.undo(tally);
-              continue;
-            }
-            try {
-              settled.set(item, this.charge(item.checks, 1, tally));
-            } catch (err) {
-              // A refusal throws before anything is counted; anything else ends the whole batch.
-              if (!(err instanceof ApiError)) throw err;
-              settled.set(item, err);
-            }
-          }
-          tally.write();
-        })
-        .immediate();
-    } catch (err) {
-      for (const item of batch) if ('checks' in item) item.reject(err);
-      return;
+    this.pruneNowAndThen();
+    const tally = new WindowTally(this.db);
+    for (const item of batch) {
+      if (!('checks' in item)) {
+        item.undo(tally);
+        continue;
+      }
+      try {
+        settled.set(item, this.charge(item.checks, 1, tally));
+      } catch (err) {
+        // A refusal throws before anything is counted; anything else rolls back this turn's charges.
+        if (!(err instanceof ApiError)) throw err;
+        settled.set(item, err);
+      }
     }
-    for (const [charge, outcome] of settled) {
-      if (outcome instanceof ApiError) charge.reject(outcome);
-      else charge.resolve(outcome);
-    }
+    tally.write();
+    return settled;
   }
 
   private pruneNowAndThen(): void {

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { immediate, type Db } from '../store/db.js';
 import type { Sealer } from '../store/secrets.js';
 import type { Contract, PlanName } from '../contract.js';
 import { getAccount } from '../store/accounts.js';
@@ -84,10 +84,30 @@ function websiteRefusal(contract: Contract): string {
   return String(contract.resolve(schema.properties.website)['x-error-message']);
 }
 
-/** POST /v1/logins/requests. The body has passed the document's validation (email, username). */
+/** Websites filed lately, with their normal form: agents file for the same sites again and again. */
+const normalForms = new Map<string, string | null>();
+const NORMAL_FORMS_KEPT = 1000;
+const LONGEST_HOST = 253;
+
+function normalWebsite(value: string): string | null {
+  if (value.length > LONGEST_HOST) return registrableWebsite(value);
+  let normal = normalForms.get(value);
+  if (normal === undefined) {
+    normal = registrableWebsite(value);
+    if (normalForms.size >= NORMAL_FORMS_KEPT) normalForms.clear();
+    normalForms.set(value, normal);
+  }
+  return normal;
+}
+
+/**
+ * POST /v1/logins/requests. The body has passed the document's validation (email, username). Runs
+ * inside the write transaction the caller holds (a step of a shared commit, which holds the write
+ * lock): a refusal throws, and the caller rolls back what was written.
+ */
 export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
   // Stored, compared (pre-approvals, labels, the catalog) and returned in its normal form.
-  const website = typeof body.website === 'string' ? registrableWebsite(body.website) : null;
+  const website = typeof body.website === 'string' ? normalWebsite(body.website) : null;
   if (website === null) throw new ApiError(400, 'invalid_website', websiteRefusal(deps.contract));
   const email = body.email as string;
   if (NOT_IN_AN_EMAIL.test(email)) {
@@ -97,39 +117,35 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
   const username = typeof body.username === 'string' ? body.username : null;
   const { db, sealer } = deps;
 
-  return db.transaction((): FiledRequest => {
-    const now = deps.clock.now();
-    const loginLimit = deps.contract.limit('logins-per-account');
-    if (countLogins(db, key.account_id) >= value(deps, loginLimit.id)) {
-      throw new ApiError(loginLimit.status ?? 403, loginLimit.code ?? 'login_limit', 'The account holds the most logins it may; the account holder must delete logins before an agent can add one.');
-    }
-    const expiresAt = now + seconds(deps, 'signup-request-lifetime');
-    const requestId = requests.insertSignupRequest(db, sealer, {
-      accountId: key.account_id,
-      keyId: key.id,
-      website,
-      email,
-      username,
-      rules: JSON.stringify(rules),
-      now,
-      expiresAt,
-    });
-    const request = requests.getSignupRequest(db, requestId)!;
+  const now = deps.clock.now();
+  const loginLimit = deps.contract.limit('logins-per-account');
+  if (countLogins(db, key.account_id) >= value(deps, loginLimit.id)) {
+    throw new ApiError(loginLimit.status ?? 403, loginLimit.code ?? 'login_limit', 'The account holds the most logins it may; the account holder must delete logins before an agent can add one.');
+  }
+  const expiresAt = now + seconds(deps, 'signup-request-lifetime');
+  const requestId = requests.insertSignupRequest(db, sealer, {
+    accountId: key.account_id,
+    keyId: key.id,
+    website,
+    email,
+    username,
+    rules: JSON.stringify(rules),
+    now,
+    expiresAt,
+  });
+  if (preapprovalApplies(deps, key, website, email)) {
+    const outcome = approve(deps, requests.getSignupRequest(db, requestId)!, { preapproved: true });
+    if (outcome.ok) return { requestId, status: 'approved', expiresAt };
+  }
 
-    if (preapprovalApplies(deps, key, request.website, email)) {
-      const outcome = approve(deps, request, { preapproved: true });
-      if (outcome.ok) return { requestId, status: 'approved', expiresAt };
-    }
-
-    const pendingLimit = deps.contract.limit('pending-signup-requests');
-    const maxPending = value(deps, pendingLimit.id);
-    // The new request is already counted: refuse when it would be one too many.
-    if (requests.pendingAbove(db, key.account_id, now, maxPending)) {
-      throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', `${maxPending} signup requests already await the account holder; poll them before filing another.`);
-    }
-    insertLink(db, sealer, { accountId: key.account_id, kind: 'signup', signupRequestId: requestId, now, expiresAt });
-    return { requestId, status: 'pending', expiresAt };
-  }).immediate();
+  const pendingLimit = deps.contract.limit('pending-signup-requests');
+  const maxPending = value(deps, pendingLimit.id);
+  // The new request is already counted: refuse when it would be one too many.
+  if (requests.pendingAbove(db, key.account_id, now, maxPending)) {
+    throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', `${maxPending} signup requests already await the account holder; poll them before filing another.`);
+  }
+  insertLink(db, sealer, { accountId: key.account_id, kind: 'signup', signupRequestId: requestId, now, expiresAt });
+  return { requestId, status: 'pending', expiresAt };
 }
 
 /** Site and exact email on the list, within both pre-approval ceilings (section 4.6). */
@@ -282,7 +298,7 @@ function entryOf(deps: SignupDeps, loginId: string): LoginEntry {
 /** POST /v1/logins/username. The body has passed the document's validation. */
 export function setLoginUsername(deps: SignupDeps, key: FilingKey, label: string, username: string): { login: LoginEntry } {
   const { db, sealer } = deps;
-  return db.transaction(() => {
+  return immediate(db, () => {
     const { login, inWindow } = changeableLogin(deps, key, label);
     const notFound = () => new ApiError(404, 'not_found', 'No login with this label that this key may change.');
     if (!login) throw notFound();
@@ -294,7 +310,7 @@ export function setLoginUsername(deps: SignupDeps, key: FilingKey, label: string
     deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
     setUsername(db, sealer, login, username);
     return { login: entryOf(deps, login.id) };
-  }).immediate();
+  });
 }
 
 /** POST /v1/logins/password: a new generated password behind the same tokens. */
@@ -306,7 +322,7 @@ export function rotateLoginPassword(
   const rules = readPasswordRules(body, passwordLength(deps.contract));
   const label = body.label as string;
   const { db, sealer } = deps;
-  return db.transaction(() => {
+  return immediate(db, () => {
     const { login, inWindow } = changeableLogin(deps, key, label);
     if (!login || !inWindow || login.password_owner_managed === 1) {
       throw new ApiError(409, 'not_rotatable', 'This key cannot rotate the password of this login (not its creator, past the change window, replaced by the account holder, or no such label).');
@@ -314,5 +330,5 @@ export function rotateLoginPassword(
     deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
     setPassword(db, sealer, login.id, generatePassword(rules), false);
     return { login: entryOf(deps, login.id), passwordPolicy: policyOf(rules), rotated: true as const };
-  }).immediate();
+  });
 }

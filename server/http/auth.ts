@@ -3,7 +3,7 @@ import type { Db } from '../store/db.js';
 import { findLiveKey, keyDigest, type AuthenticatedKey } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { ApiError } from '../domain/errors.js';
-import { authorised, writeAs } from '../domain/authority.js';
+import { authorised, writeAs, writeAsInSharedCommit } from '../domain/authority.js';
 import { context, requireKey } from './context.js';
 import { fieldCount } from './header-fields.js';
 
@@ -37,4 +37,9 @@ export function authenticate(db: Db): RequestHandler {
  */
 export function writeAsKey<T>(req: Request, db: Db, write: (key: AuthenticatedKey) => T): T {
   return writeAs(db, requireKey(req), context(req).operation!, write);
+}
+
+/** As writeAsKey, in the connection's next shared commit: the promise settles once the write is committed. */
+export function writeAsKeyInSharedCommit<T>(req: Request, db: Db, write: (key: AuthenticatedKey) => T): Promise<T> {
+  return writeAsInSharedCommit(db, requireKey(req), context(req).operation!, write);
 }

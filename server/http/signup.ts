@@ -1,7 +1,7 @@
 import type { Handlers } from './handlers.js';
 import { context, requireKey } from './context.js';
 import { ApiError } from '../domain/errors.js';
-import { writeAsKey } from './auth.js';
+import { writeAsKey, writeAsKeyInSharedCommit } from './auth.js';
 import { fileSignupRequest, pollSignupRequest, rotateLoginPassword, setLoginUsername } from '../domain/signup.js';
 
 /**
@@ -11,8 +11,12 @@ import { fileSignupRequest, pollSignupRequest, rotateLoginPassword, setLoginUser
  * writes (http/auth.ts, writeAsKey).
  */
 export const signupHandlers: Handlers = {
+  // Filings come in bursts from many agents: each shares its commit with the writes and charges of
+  // its turn, and is answered once that commit holds it.
   fileSignupRequest(req, res, services) {
-    res.status(202).json(writeAsKey(req, services.db, (key) => fileSignupRequest(services, key, req.body as Record<string, unknown>)));
+    return writeAsKeyInSharedCommit(req, services.db, (key) => fileSignupRequest(services, key, req.body as Record<string, unknown>)).then((filed) => {
+      res.status(202).json(filed);
+    });
   },
 
   getSignupRequest(req, res, services) {

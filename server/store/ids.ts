@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './random.js';
 
 /** Random identifiers with a readable prefix; 128 bits, so they cannot be guessed or enumerated. */
 export function newId(prefix: string): string {

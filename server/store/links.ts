@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
+import { randomBytes } from './random.js';
 import { stmt, type Db } from './db.js';
 import type { Sealer } from './secrets.js';
 
@@ -24,7 +25,7 @@ export interface LinkRow {
 const COLUMNS = 'account_id, kind, signup_request_id, details, status, decision_at, created_at, expires_at, used_at';
 
 function hash(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+  return digest('sha256', token, 'buffer');
 }
 
 export function insertLink(

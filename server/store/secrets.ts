@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { randomBytes } from './random.js';
 import type { Db } from './db.js';
 
 const IV_BYTES = 12;

@@ -156,6 +156,67 @@ describe('server process', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(100);
   });
 
+  it('when filings arrive at two processes at once, then exactly the pending ceiling is filed across both and the rest are refused', async () => {
+    const dir = dataDir();
+    const env = { VAULT_DATA_DIR: dir, VAULT_CLOCK: 'manual:2026-01-05T12:00:10Z', VAULT_LIMITS: 'pending-signup-requests=5,login-writes-per-key=1000' };
+    const a = await start(env);
+    const b = await start(env);
+    const { keys, accountId } = localConfig(dir);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        fetch(`${(i % 2 ? a : b).base}/v1/logins/requests`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keys.signup}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ website: 'shared-commit.example', email: `agent${i}@example.com` }),
+        }).then(async (r) => `${r.status} ${((await r.json()) as { code?: string }).code ?? ''}`.trim()),
+      ),
+    );
+    expect(answers.filter((s) => s === '202')).toHaveLength(5);
+    expect(answers.filter((s) => s === '429 too_many_pending')).toHaveLength(25);
+    const db = new Database(join(dir, 'vault.db'), { readonly: true });
+    const pending = db.prepare("SELECT COUNT(*) FROM signup_requests WHERE account_id = ? AND status = 'pending'").pluck().get(accountId);
+    const links = db.prepare("SELECT COUNT(*) FROM account_links WHERE account_id = ? AND kind = 'signup'").pluck().get(accountId);
+    db.close();
+    expect(pending).toBe(5);
+    expect(links).toBe(5);
+  });
+
+  it('when killed with SIGKILL under a filing load, then every acknowledged filing is stored', async () => {
+    const dir = dataDir();
+    const env = { VAULT_DATA_DIR: dir, VAULT_CLOCK: 'manual:2026-01-05T12:00:10Z', VAULT_LIMITS: 'pending-signup-requests=1000000,login-writes-per-key=1000000' };
+    const server = await start(env);
+    const { keys } = localConfig(dir);
+    const acknowledged: string[] = [];
+    let stop = false;
+    const worker = async () => {
+      while (!stop) {
+        try {
+          const res = await fetch(`${server.base}/v1/logins/requests`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${keys.signup}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ website: 'shared-commit.example', email: 'agent@example.com' }),
+          });
+          const body = (await res.json()) as { requestId?: string };
+          if (res.status === 202 && body.requestId) acknowledged.push(body.requestId);
+        } catch {
+          return;
+        }
+      }
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    await new Promise((r) => setTimeout(r, 1500));
+    server.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    await server.stop();
+    expect(acknowledged.length).toBeGreaterThan(20);
+    const db = openDb(join(dir, 'vault.db'));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const stored = new Set(db.prepare('SELECT id FROM signup_requests').pluck().all() as string[]);
+    db.close();
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+  });
+
   it('when one process changes account data, then the catalog of the other shows it on its next fetch', async () => {
     const dir = dataDir();
     const env = { VAULT_DATA_DIR: dir, VAULT_CLOCK: 'manual:2026-01-05T12:00:10Z' };
