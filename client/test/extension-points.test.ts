@@ -1,19 +1,11 @@
 // What an integrator can add to a request: a call's own headers, and openapi-fetch middleware that
 // observes and changes every attempt's request and answer. Against a real server on 127.0.0.1.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createVaultClient, VaultSettingsError, type VaultMiddleware } from '../index.js';
 import { apiError, clientFor } from './support/clients.js';
-import { EMPTY_CATALOG, json, startTinyServer, type Handler, type TinyServer } from './support/tiny-server.js';
+import { closedAfterEachTest, EMPTY_CATALOG, json } from './support/tiny-server.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!();
-});
-async function tiny(handler: Handler): Promise<TinyServer> {
-  const server = await startTinyServer(handler);
-  closers.push(() => server.close());
-  return server;
-}
+const { tiny } = closedAfterEachTest();
 const rateLimited = { code: 'rate_limited', error: 'Too many requests.' };
 
 describe("a call's headers", () => {

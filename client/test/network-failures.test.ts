@@ -2,20 +2,12 @@
 // resets, closes, cuts and stalls connections, or refuses them for a while, on cue. A read is sent
 // again after a jittered backoff (GET changes nothing); a write that was sent is never sent again,
 // and throws write_outcome_unknown (section 7.2); one whose connection was refused reached nothing.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, VaultConnectionError, VaultTimeoutError, VaultWriteOutcomeUnknownError, type RetryEvent } from '../index.js';
 import { clientFor } from './support/clients.js';
-import { cut, drop, EMPTY_CATALOG, json, reset, startTinyServer, type Handler, type TinyServer } from './support/tiny-server.js';
+import { closedAfterEachTest, cut, drop, EMPTY_CATALOG, json, reset } from './support/tiny-server.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!();
-});
-async function tiny(handler: Handler): Promise<TinyServer> {
-  const server = await startTinyServer(handler);
-  closers.push(() => server.close());
-  return server;
-}
+const { tiny } = closedAfterEachTest();
 // Short backoffs keep the tests quick; the rules are the defaults'.
 const quick = { baseDelayMs: 20, maxDelayMs: 40 };
 const filing = { website: 'example.com', email: 'jane@example.com' };

@@ -3,25 +3,17 @@
 // reference server logged under the same id.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { USER_AGENT, VaultConnectionError, VaultTimeoutError } from '../index.js';
 import { apiError, clientFor } from './support/clients.js';
 import { startSandbox, type Sandbox } from './support/sandbox.js';
-import { EMPTY_CATALOG, json, startTinyServer, type TinyServer } from './support/tiny-server.js';
+import { closedAfterEachTest, EMPTY_CATALOG, json } from './support/tiny-server.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!();
-});
-async function tiny(handler: Parameters<typeof startTinyServer>[0]): Promise<TinyServer> {
-  const server = await startTinyServer(handler);
-  closers.push(() => server.close());
-  return server;
-}
+const { tiny, closeAfterTest } = closedAfterEachTest();
 async function sandbox(): Promise<Sandbox> {
   const s = await startSandbox();
-  closers.push(() => s.close());
+  closeAfterTest(() => s.close());
   return s;
 }
 

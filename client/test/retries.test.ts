@@ -4,27 +4,19 @@
 // everything. What the network does (no answer) is in network-failures.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/domain/clock.js';
 import { DEFAULT_RETRY, SETTING_RULES, VaultApiError, VaultTimeoutError, type RetryEvent } from '../index.js';
 import { retryDelay, parseRetryAfter } from '../retry.js';
 import { apiError, approvedLogin, clientFor } from './support/clients.js';
 import { startSandbox, type Sandbox } from './support/sandbox.js';
-import { EMPTY_CATALOG, json, startTinyServer, type TinyServer } from './support/tiny-server.js';
+import { closedAfterEachTest, EMPTY_CATALOG, json } from './support/tiny-server.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!();
-});
+const { tiny, closeAfterTest } = closedAfterEachTest();
 async function sandboxWith(limitOverrides: Record<string, number>, clock?: ManualClock): Promise<Sandbox> {
   const sandbox = await startSandbox({ config: { limitOverrides }, clock });
-  closers.push(() => sandbox.close());
+  closeAfterTest(() => sandbox.close());
   return sandbox;
-}
-async function tiny(handler: Parameters<typeof startTinyServer>[0]): Promise<TinyServer> {
-  const server = await startTinyServer(handler);
-  closers.push(() => server.close());
-  return server;
 }
 const count = (server: { logs: Record<string, unknown>[] }, operation: string) => server.logs.filter((l) => l.operation === operation).length;
 const rateLimited = { code: 'rate_limited', error: 'Too many requests.' };

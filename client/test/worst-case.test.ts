@@ -2,21 +2,12 @@
 // 127.0.0.1 answers the worst it can (Retry-After at the longest waited out, then nothing at all), and
 // the test moves the client's timers only once the exchange on the socket is done, so the time a call
 // took is the client's own waits and deadline, to the millisecond, with no real minute spent.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RETRY, SETTING_RULES, VaultApiError, VaultConnectionError, VaultTimeoutError, type RetryEvent } from '../index.js';
 import { clientFor } from './support/clients.js';
-import { json, reset, startTinyServer, type Handler, type TinyServer } from './support/tiny-server.js';
+import { closedAfterEachTest, json, reset, type TinyServer } from './support/tiny-server.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  vi.useRealTimers();
-  while (closers.length > 0) await closers.pop()!();
-});
-async function tiny(handler: Handler): Promise<TinyServer> {
-  const server = await startTinyServer(handler);
-  closers.push(() => server.close());
-  return server;
-}
+const { tiny } = closedAfterEachTest(() => vi.useRealTimers());
 
 /** Lets real I/O run (setImmediate is not faked) until `done` holds. */
 async function realIo(done: () => boolean): Promise<void> {

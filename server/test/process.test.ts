@@ -44,6 +44,26 @@ async function writtenDataDir(): Promise<string> {
   return dir;
 }
 
+/** Eight clients send `request` in a loop for 1.5 s; then the server is killed with SIGKILL, and each client stops at its first failure. */
+async function loadThenKill(server: Awaited<ReturnType<typeof start>>, request: () => Promise<void>): Promise<void> {
+  let stop = false;
+  const worker = async () => {
+    while (!stop) {
+      try {
+        await request();
+      } catch {
+        return;
+      }
+    }
+  };
+  const workers = Array.from({ length: 8 }, worker);
+  await new Promise((r) => setTimeout(r, 1500));
+  server.child.kill('SIGKILL');
+  stop = true;
+  await Promise.all(workers);
+  await server.stop();
+}
+
 function localConfig(dir: string) {
   return JSON.parse(readFileSync(join(dir, 'local.json'), 'utf8')) as { keys: { agent: string; signup: string }; accountId: string; adminToken: string };
 }
@@ -106,24 +126,11 @@ describe('server process', () => {
     const server = await start(env);
     const { keys } = localConfig(dir);
     let acknowledged = 0;
-    let stop = false;
-    const worker = async () => {
-      while (!stop) {
-        try {
-          const res = await fetch(`${server.base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } });
-          await res.arrayBuffer();
-          if (res.status === 200) acknowledged++;
-        } catch {
-          return;
-        }
-      }
-    };
-    const workers = Array.from({ length: 8 }, worker);
-    await new Promise((r) => setTimeout(r, 1500));
-    server.child.kill('SIGKILL');
-    stop = true;
-    await Promise.all(workers);
-    await server.stop();
+    await loadThenKill(server, async () => {
+      const res = await fetch(`${server.base}/v1/tokens`, { headers: { authorization: `Bearer ${keys.agent}` } });
+      await res.arrayBuffer();
+      if (res.status === 200) acknowledged++;
+    });
     expect(acknowledged).toBeGreaterThan(50);
 
     const db = openDb(join(dir, 'vault.db'));
@@ -187,28 +194,15 @@ describe('server process', () => {
     const server = await start(env);
     const { keys } = localConfig(dir);
     const acknowledged: string[] = [];
-    let stop = false;
-    const worker = async () => {
-      while (!stop) {
-        try {
-          const res = await fetch(`${server.base}/v1/logins/requests`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${keys.signup}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ website: 'shared-commit.example', email: 'agent@example.com' }),
-          });
-          const body = (await res.json()) as { requestId?: string };
-          if (res.status === 202 && body.requestId) acknowledged.push(body.requestId);
-        } catch {
-          return;
-        }
-      }
-    };
-    const workers = Array.from({ length: 8 }, worker);
-    await new Promise((r) => setTimeout(r, 1500));
-    server.child.kill('SIGKILL');
-    stop = true;
-    await Promise.all(workers);
-    await server.stop();
+    await loadThenKill(server, async () => {
+      const res = await fetch(`${server.base}/v1/logins/requests`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.signup}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ website: 'shared-commit.example', email: 'agent@example.com' }),
+      });
+      const body = (await res.json()) as { requestId?: string };
+      if (res.status === 202 && body.requestId) acknowledged.push(body.requestId);
+    });
     expect(acknowledged.length).toBeGreaterThan(20);
     const db = openDb(join(dir, 'vault.db'));
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');

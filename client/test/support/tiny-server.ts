@@ -5,6 +5,7 @@
 // reference server (`forward`), it lets a test break the network of a real exchange.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface Seen {
   method: string;
@@ -106,3 +107,26 @@ export function forward(upstream: string, req: IncomingMessage, res: ServerRespo
 
 /** A catalog body the client can return (its shape does not matter to these tests). */
 export const EMPTY_CATALOG = { cards: [], logins: [], identity: { tokens: {}, missing: [] }, addresses: [] };
+
+/**
+ * A test file's servers, each closed after the test that started it, last started first, with
+ * whatever else a test registers with `closeAfterTest`. Called once, at the top of a file;
+ * `beforeClosing` runs first (real timers back, for a file that fakes them).
+ */
+export function closedAfterEachTest(beforeClosing?: () => void) {
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    beforeClosing?.();
+    while (closers.length > 0) await closers.pop()!();
+  });
+  return {
+    closeAfterTest(close: () => Promise<void>): void {
+      closers.push(close);
+    },
+    async tiny(handler: Handler): Promise<TinyServer> {
+      const server = await startTinyServer(handler);
+      closers.push(() => server.close());
+      return server;
+    },
+  };
+}
