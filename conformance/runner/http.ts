@@ -214,7 +214,7 @@ export class Connection {
     return e.code ?? e.message;
   }
 
-  private sendParsed(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
+  private sendParsed(request: HttpRequest, timeoutMs: number, again = false): Promise<HttpResponse> {
     const url = new URL(request.url);
     const proxy = proxyFor(url, this.settings.proxy);
     const headers: Record<string, string> = { ...request.headers };
@@ -262,6 +262,13 @@ export class Connection {
       // A server may answer (413) and close before the whole body is written, and the rest of the
       // body then meets a reset (RFC 9112 §9.6); an answer that arrives whole still counts.
       req.on('error', (e: NodeJS.ErrnoException) => {
+        // A kept-alive connection that the deployment closed just as it was reused resets before
+        // any answer (Node's documented case for request.reusedSocket): sent again, once.
+        if (!answering && !again && !settled && req.reusedSocket && e.code === 'ECONNRESET') {
+          settled = true;
+          resolve(this.sendParsed(request, timeoutMs, true));
+          return;
+        }
         const message = `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`;
         if (answering && !(e instanceof RunnerError)) requestError = message;
         else fail(e instanceof RunnerError ? e.kind : 'network', message);

@@ -367,3 +367,45 @@ describe('the start-up probe', () => {
     expect(probes).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('a kept-alive connection reset as it is reused', () => {
+  /** A server that answers each connection's first `answered` requests and resets the connection on the next one. */
+  async function resetting(answered: number) {
+    let connections = 0;
+    const target = await scripted((_head, socket) => {
+      const served = ((socket as Socket & { served?: number }).served ??= 0);
+      if (served >= answered) return void socket.resetAndDestroy();
+      (socket as Socket & { served?: number }).served = served + 1;
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    });
+    target.server.on('connection', () => connections++);
+    return { ...target, connections: () => connections };
+  }
+
+  it('when a request on a reused connection is reset before any answer, then it is sent once more on a new connection and its answer counts', async () => {
+    const target = await resetting(1);
+    const c = new Connection(DIRECT, [target.origin]);
+    try {
+      const post = () => c.send(c.request({ method: 'POST', url: `${target.origin}/v1/logins/requests`, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') }), 5000);
+      expect((await post()).status).toBe(200);
+      expect((await post()).status).toBe(200);
+      expect(target.heads).toHaveLength(3);
+      expect(target.connections()).toBe(2);
+    } finally {
+      c.close();
+      await new Promise<void>((resolve) => target.server.close(() => resolve()));
+    }
+  });
+
+  it('when a request on a new connection is reset, then it is not sent again and the case sees a network error', async () => {
+    const target = await resetting(0);
+    const c = new Connection(DIRECT, [target.origin]);
+    try {
+      await expect(c.send(c.request({ method: 'POST', url: `${target.origin}/v1/logins/requests`, headers: {}, body: Buffer.from('{}') }), 5000)).rejects.toThrow(/ECONNRESET/);
+      expect(target.heads).toHaveLength(1);
+    } finally {
+      c.close();
+      await new Promise<void>((resolve) => target.server.close(() => resolve()));
+    }
+  });
+});
