@@ -64,6 +64,9 @@ export interface ConnectionSettings extends TlsSettings {
 
 export const DIRECT: ConnectionSettings = { headers: {}, insecure: false, proxy: {} };
 
+/** How long a kept-alive connection may sit idle in the pool when the server announces no shorter time. */
+const IDLE_MS = 30_000;
+
 function bare(host: string): string {
   return host.replace(/^\[|\]$/g, '');
 }
@@ -197,12 +200,17 @@ export class Connection {
     const key = `${url.protocol} ${proxy?.href ?? 'direct'}`;
     let agent = this.agents.get(key);
     if (!agent) {
-      const options = { keepAlive: true, maxSockets: 32 };
-      if (url.protocol !== 'https:') agent = new http.Agent(options);
-      else agent = proxy ? new TunnelAgent({ ...options, ...this.tls }, proxy) : new https.Agent({ ...options, ...this.tls });
+      // With a timeout of its own, Node's agent also heeds a server's `Keep-Alive: timeout=N`,
+      // retiring an idle connection a second before the server would close it.
+      agent = this.newAgent(url, proxy, { keepAlive: true, maxSockets: 32, timeout: IDLE_MS });
       this.agents.set(key, agent);
     }
     return agent;
+  }
+
+  private newAgent(url: URL, proxy: URL | undefined, options: http.AgentOptions): http.Agent {
+    if (url.protocol !== 'https:') return new http.Agent(options);
+    return proxy ? new TunnelAgent({ ...options, ...this.tls }, proxy) : new https.Agent({ ...options, ...this.tls });
   }
 
   private explain(e: NodeJS.ErrnoException, url: URL, proxy: URL | undefined): string {
@@ -214,14 +222,17 @@ export class Connection {
     return e.code ?? e.message;
   }
 
+  /** `again`: the one resend of a request reset on a reused connection, on a connection of its own. */
   private sendParsed(request: HttpRequest, timeoutMs: number, again = false): Promise<HttpResponse> {
     const url = new URL(request.url);
     const proxy = proxyFor(url, this.settings.proxy);
     const headers: Record<string, string> = { ...request.headers };
     if (request.body && !request.chunked) headers['content-length'] = String(request.body.length);
-    const agent = this.agent(url, proxy);
+    // The pool's other idle connections may have been closed by the server in the same moment (a
+    // busy runner reads their FIN late), so the resend never takes one of them.
+    const agent = again ? this.newAgent(url, proxy, { keepAlive: false }) : this.agent(url, proxy);
     const started = performance.now();
-    return new Promise((resolve, reject) => {
+    const sent = new Promise<HttpResponse>((resolve, reject) => {
       let settled = false;
       const fail = (kind: RunnerError['kind'], message: string) => {
         if (settled) return;
@@ -282,6 +293,7 @@ export class Connection {
         req.end(request.body);
       }
     });
+    return again ? sent.finally(() => agent.destroy()) : sent;
   }
 
   /** A new connection (TLS for https, through the proxy's tunnel when there is one) for raw bytes. */

@@ -382,15 +382,37 @@ describe('a kept-alive connection reset as it is reused', () => {
     return { ...target, connections: () => connections };
   }
 
-  it('when a request on a reused connection is reset before any answer, then it is sent once more on a new connection and its answer counts', async () => {
+  it('when a request on a reused connection is reset before any answer, then it is sent once more on a new connection, not another pooled one, and its answer counts', async () => {
     const target = await resetting(1);
     const c = new Connection(DIRECT, [target.origin]);
     try {
       const post = () => c.send(c.request({ method: 'POST', url: `${target.origin}/v1/logins/requests`, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') }), 5000);
-      expect((await post()).status).toBe(200);
-      expect((await post()).status).toBe(200);
-      expect(target.heads).toHaveLength(3);
+      // Two connections in the pool, both of which reset their next request, as two connections
+      // the server closed while the runner was busy do.
+      expect((await Promise.all([post(), post()])).map((a) => a.status)).toEqual([200, 200]);
       expect(target.connections()).toBe(2);
+      expect((await post()).status).toBe(200);
+      expect(target.heads).toHaveLength(4);
+      expect(target.connections()).toBe(3);
+    } finally {
+      c.close();
+      await new Promise<void>((resolve) => target.server.close(() => resolve()));
+    }
+  });
+
+  it('when the server announces Keep-Alive: timeout=2, then a connection idle for more than a second is not reused', async () => {
+    const target = await scripted((_head, socket) => void socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=2\r\nContent-Length: 2\r\n\r\n{}'));
+    let connections = 0;
+    target.server.on('connection', () => connections++);
+    const c = new Connection(DIRECT, [target.origin]);
+    try {
+      const get = () => c.send(c.request({ method: 'GET', url: `${target.origin}/v1/tokens`, headers: {} }), 5000);
+      await get();
+      await get();
+      expect(connections).toBe(1);
+      await new Promise((r) => setTimeout(r, 1_300));
+      await get();
+      expect(connections).toBe(2);
     } finally {
       c.close();
       await new Promise<void>((resolve) => target.server.close(() => resolve()));
