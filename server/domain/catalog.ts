@@ -1,10 +1,8 @@
 import type { Db } from '../store/db.js';
-import { accountTokens } from '../store/tokens.js';
-import { extraSitesByLogin, listLogins, type LoginRow } from '../store/logins.js';
-import { allowSitesByCard, listCards } from '../store/cards.js';
-import { identityPresence, listAddresses } from '../store/profile.js';
+import { listLogins, type LoginRow } from '../store/logins.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
+import { accountData } from './catalog-parts.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
 import { parsePage, type PageSite } from './sites.js';
 
@@ -23,8 +21,6 @@ export interface LoginEntry {
   hasTotp: boolean;
   tokens: Record<string, string>;
 }
-
-type Tokens = Map<string, Record<string, string>>;
 
 /** The login entry of section 2.1; the signup endpoints return the same entry. */
 export function loginEntry(login: LoginRow, extraSites: string[], tokens: Record<string, string>): LoginEntry {
@@ -52,71 +48,44 @@ export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
 }
 
 /**
- * Sites as parsed (URL, host normal form, Public Suffix List), kept across the account's versions:
- * a write to one login of a large account then parses nothing again. A site is text, and its
- * parse depends on nothing else.
+ * Login entries by the kept row they were built from, while its extra sites and tokens are the same
+ * kept objects: a login left unchanged by a write keeps them all (domain/catalog-parts.ts), so its
+ * entry, and that entry's JSON, are made once. Entries are never changed once built.
  */
-const parsedSites = new Map<string, PageSite | null>();
-const MAX_PARSED_SITES = 20_000;
+const builtEntries = new WeakMap<LoginRow, { sites: string[] | undefined; tokens: Record<string, string> | undefined; entry: LoginEntry }>();
+const entryJson = new WeakMap<LoginEntry, Buffer>();
 
-function siteOf(site: string): PageSite | null {
-  let parsed = parsedSites.get(site);
-  if (parsed === undefined) {
-    if (parsedSites.size >= MAX_PARSED_SITES) parsedSites.clear();
-    parsedSites.set(site, (parsed = parsePage(site)));
-  }
-  return parsed;
+function jsonOfEntry(entry: LoginEntry): Buffer {
+  let bytes = entryJson.get(entry);
+  if (bytes === undefined) entryJson.set(entry, (bytes = Buffer.from(JSON.stringify(entry))));
+  return bytes;
 }
 
-function domainsOf(sites: (string | null)[]): Set<string> {
-  const domains = new Set<string>();
-  for (const site of sites) {
-    const d = site ? siteOf(site)?.domain : undefined;
-    if (d) domains.add(d);
-  }
-  return domains;
-}
+const COMMA = Buffer.from(',');
+
+export type Catalog = ReturnType<typeof buildCatalog>;
 
 /**
- * What the catalog is built from, in four parts (logins, cards, identity and addresses, tokens),
- * each kept until its own data may have changed (store/read-cache.ts): a catalog fetch then costs
- * no query while nothing changed, and a write to one part (a login) reads only that part again.
- * The sites of the stored cards and logins are parsed (URL, host normal form, Public Suffix List)
- * here, not on every filtered fetch.
+ * JSON.stringify(catalog) as UTF-8 bytes, with each login entry serialised once in its life; the
+ * bytes are joined, which costs less than joining the text of hundreds of entries.
  */
-function accountData(db: Db, accountId: string) {
-  const tokens = cachedRead(db, `catalog-tokens:${accountId}`, () => accountTokens(db, accountId) as Tokens, scopes.part('tokens', accountId));
-  const logins = cachedRead(
-    db,
-    `catalog-logins:${accountId}`,
-    () => {
-      const extra = extraSitesByLogin(db, accountId);
-      const logins = listLogins(db, accountId);
-      return {
-        extra,
-        logins,
-        loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
-        siteNames: new Map(logins.map((l) => [l.id, l.website ? siteOf(l.website)?.siteName : undefined])),
-      };
-    },
-    scopes.part('logins', accountId),
-  );
-  const cards = cachedRead(
-    db,
-    `catalog-cards:${accountId}`,
-    () => ({
-      cards: listCards(db, accountId),
-      cardDomains: new Map([...allowSitesByCard(db, accountId)].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
-    }),
-    scopes.part('cards', accountId),
-  );
-  const profile = cachedRead(
-    db,
-    `catalog-profile:${accountId}`,
-    () => ({ presence: identityPresence(db, accountId), addresses: listAddresses(db, accountId) }),
-    scopes.part('profile', accountId),
-  );
-  return { tokens, ...logins, ...cards, ...profile };
+export function catalogJson(catalog: Catalog): Buffer {
+  const parts: Buffer[] = [];
+  const text = (t: string) => parts.push(Buffer.from(t));
+  const list = (entries: LoginEntry[]) => {
+    entries.forEach((entry, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(jsonOfEntry(entry));
+    });
+  };
+  text(`{"cards":${JSON.stringify(catalog.cards)},"logins":[`);
+  list(catalog.logins);
+  if (catalog.relatedLogins) {
+    text('],"relatedLogins":[');
+    list(catalog.relatedLogins);
+  }
+  text(`],"identity":${JSON.stringify(catalog.identity)},"addresses":${JSON.stringify(catalog.addresses)}}`);
+  return Buffer.concat(parts);
 }
 
 /**
@@ -142,7 +111,15 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
 
   const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id)), scopes.account(key.account_id)) : undefined;
   const logins = allowed ? all.filter((l) => allowed.has(l.id)) : all;
-  const entry = (l: LoginRow) => loginEntry(l, extra.get(l.id) ?? [], tokens.get(l.id) ?? {});
+  const entry = (l: LoginRow) => {
+    const sites = extra.get(l.id);
+    const own = tokens.get(l.id);
+    const built = builtEntries.get(l);
+    if (built && built.sites === sites && built.tokens === own) return built.entry;
+    const fresh = loginEntry(l, sites ?? [], own ?? {});
+    builtEntries.set(l, { sites, tokens: own, entry: fresh });
+    return fresh;
+  };
   let loginEntries: LoginEntry[];
   let relatedLogins: LoginEntry[] | undefined;
   if (page === undefined) {

@@ -1,7 +1,7 @@
 import type { Handlers } from './handlers.js';
 import { requireKey } from './context.js';
 import { kept, sendKept } from './kept-json.js';
-import { buildCatalog } from '../domain/catalog.js';
+import { buildCatalog, catalogJson } from '../domain/catalog.js';
 import { markKeyUsed } from '../store/keys.js';
 import { scopes } from '../store/read-cache.js';
 
@@ -20,6 +20,6 @@ export const tokenHandlers: Handlers = {
       // The key may be the cached row of http/auth.ts, which this bookkeeping write does not expire.
       key.last_used_at = now;
     }
-    sendKept(res, answer, catalog);
+    sendKept(res, answer, catalog, catalog && (() => catalogJson(catalog)));
   },
 };

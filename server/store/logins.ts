@@ -76,6 +76,13 @@ export function listLogins(db: Db, accountId: string): LoginRow[] {
   }));
 }
 
+/** One login of the account as listLogins reads it, with its extra hosts in their order there. */
+export function accountLogin(db: Db, accountId: string, id: string): { login: LoginRow; extra: string[] } | undefined {
+  const login = stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ? AND account_id = ?`).get(id, accountId) as LoginRow | undefined;
+  if (!login) return undefined;
+  return { login, extra: stmt(db, 'SELECT host FROM login_extra_sites WHERE login_id = ? ORDER BY host').pluck().all(id) as string[] };
+}
+
 export function getLoginByLabel(db: Db, accountId: string, label: string): LoginRow | undefined {
   return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? AND label = ?`).get(accountId, label) as LoginRow | undefined;
 }

@@ -20,7 +20,13 @@ interface Entry {
 const caches = new WeakMap<Db, Map<string, Entry>>();
 const MAX_ENTRIES = 1000;
 
-export function cachedRead<T>(db: Db, key: string, read: () => T, scope?: string): T {
+/** A kept part's change in place: the part as it now is, given the rows recorded as changed since it was read. */
+export type PartUpdate<T> = (kept: T, changed: string[]) => T;
+
+/** The most changed rows a part takes in place; past them, reading it whole costs less. */
+const MAX_CHANGED_ROWS = 64;
+
+export function cachedRead<T>(db: Db, key: string, read: () => T, scope?: string, update?: PartUpdate<T>): T {
   if (db.inTransaction) return read();
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
@@ -34,12 +40,25 @@ export function cachedRead<T>(db: Db, key: string, read: () => T, scope?: string
     hit.generation = generation;
     return hit.value as T;
   }
-  const value = read();
+  const changed = update && hit && scope !== undefined && hit.scope === scope ? changedRows(db, scope, hit.version!) : undefined;
+  const value = changed ? update!(hit!.value as T, changed) : read();
   cache.delete(key);
   // Oldest first: a Map iterates in insertion order, and a refreshed entry is inserted again.
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, { generation, ...(scope !== undefined ? { scope, version } : {}), value });
   return value;
+}
+
+/**
+ * The rows of a part recorded as changed since `version` (migration 0009-row-versions), or
+ * undefined when there are too many, or none although the version moved (rows gone with their
+ * account): the part is then read whole. Read after the scope's version, as the data is.
+ */
+function changedRows(db: Db, scope: string, version: number): string[] | undefined {
+  const rows = stmt(db, 'SELECT row_id FROM row_versions WHERE scope = ? AND version > ? LIMIT ?')
+    .pluck()
+    .all(scope, version, MAX_CHANGED_ROWS + 1) as string[];
+  return rows.length > 0 && rows.length <= MAX_CHANGED_ROWS ? rows : undefined;
 }
 
 /** The versions of scopes read under one data generation: each is read once per generation. */

@@ -53,6 +53,12 @@ export function accountTokens(db: Db, accountId: string): Map<string, Record<str
   return byRecord;
 }
 
+/** field → token of one record of the account, in the order accountTokens gives them. */
+export function recordTokens(db: Db, accountId: string, recordId: string): Record<string, string> | undefined {
+  const rows = stmt(db, 'SELECT field, token FROM tokens WHERE account_id = ? AND record_id = ? ORDER BY field').raw(true).all(accountId, recordId) as [string, string][];
+  return rows.length > 0 ? Object.fromEntries(rows) : undefined;
+}
+
 export function findToken(db: Db, token: string): { account_id: string; kind: TokenKind; record_id: string; field: string } | undefined {
   return stmt(db, 'SELECT account_id, kind, record_id, field FROM tokens WHERE token = ?').get(token) as
     | { account_id: string; kind: TokenKind; record_id: string; field: string }

@@ -72,6 +72,23 @@ describe('getTokenCatalog', () => {
     }
   });
 
+  it('when the catalog is read again, then it is the kept answer, not one built again: a change that raises no scope is not seen', async () => {
+    const a = account();
+    const read = () => raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`).then(bodyOf);
+    const first = await read();
+    // Without its trigger, a change of a login's site raises no scope: only a build would see it.
+    const trigger = stmt(t.db, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'logins_scope_update'").pluck().get() as string;
+    stmt(t.db, 'DROP TRIGGER logins_scope_update').run();
+    try {
+      stmt(t.db, "UPDATE logins SET website = 'changed.example' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
+      expect(await read()).toBe(first);
+    } finally {
+      t.db.exec(trigger);
+    }
+    stmt(t.db, "UPDATE logins SET website = 'acme.com' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
+    expect(await read()).toBe(first);
+  });
+
   it('when the catalog was kept and is then built afresh, then both are the catalog the domain builds, byte for byte', async () => {
     const a = account();
     const key = findLiveKey(t.db, a.key)!;

@@ -1,0 +1,147 @@
+import type { Db } from '../store/db.js';
+import { accountTokens, recordTokens } from '../store/tokens.js';
+import { accountLogin, extraSitesByLogin, listLogins, type LoginRow } from '../store/logins.js';
+import { allowSitesByCard, listCards } from '../store/cards.js';
+import { identityPresence, listAddresses } from '../store/profile.js';
+import { cachedRead, scopes } from '../store/read-cache.js';
+import { parsePage, type PageSite } from './sites.js';
+
+type Tokens = Map<string, Record<string, string>>;
+
+/** An account's logins as the catalog reads them: in listLogins' order, with their extra hosts and parsed sites. */
+export interface LoginsPart {
+  logins: LoginRow[];
+  extra: Map<string, string[]>;
+  loginDomains: Map<string, Set<string>>;
+  siteNames: Map<string, string | undefined>;
+}
+
+/**
+ * Sites as parsed (URL, host normal form, Public Suffix List), kept across the account's versions:
+ * a write to one login of a large account then parses nothing again. A site is text, and its
+ * parse depends on nothing else.
+ */
+const parsedSites = new Map<string, PageSite | null>();
+const MAX_PARSED_SITES = 20_000;
+
+export function siteOf(site: string): PageSite | null {
+  let parsed = parsedSites.get(site);
+  if (parsed === undefined) {
+    if (parsedSites.size >= MAX_PARSED_SITES) parsedSites.clear();
+    parsedSites.set(site, (parsed = parsePage(site)));
+  }
+  return parsed;
+}
+
+function domainsOf(sites: (string | null)[]): Set<string> {
+  const domains = new Set<string>();
+  for (const site of sites) {
+    const d = site ? siteOf(site)?.domain : undefined;
+    if (d) domains.add(d);
+  }
+  return domains;
+}
+
+function readLogins(db: Db, accountId: string): LoginsPart {
+  const extra = extraSitesByLogin(db, accountId);
+  const logins = listLogins(db, accountId);
+  return {
+    extra,
+    logins,
+    loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
+    siteNames: new Map(logins.map((l) => [l.id, l.website ? siteOf(l.website)?.siteName : undefined])),
+  };
+}
+
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+/** listLogins' order: created_at, then label as SQLite's BINARY collation compares it (UTF-8 bytes). */
+function loginOrder(a: LoginRow, b: LoginRow): number {
+  return a.created_at - b.created_at || Buffer.compare(utf8(a.label), utf8(b.label));
+}
+
+/** The part with the changed logins read again, one by one; the others stay as they were. */
+function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: string[]): LoginsPart {
+  const ids = new Set(changed);
+  const logins = kept.logins.filter((l) => !ids.has(l.id));
+  const extra = new Map(kept.extra);
+  const loginDomains = new Map(kept.loginDomains);
+  const siteNames = new Map(kept.siteNames);
+  for (const id of changed) {
+    extra.delete(id);
+    loginDomains.delete(id);
+    siteNames.delete(id);
+    const now = accountLogin(db, accountId, id);
+    if (!now) continue;
+    const { login } = now;
+    if (now.extra.length > 0) extra.set(id, now.extra);
+    loginDomains.set(id, domainsOf([login.website, ...now.extra]));
+    siteNames.set(id, login.website ? siteOf(login.website)?.siteName : undefined);
+    let low = 0;
+    let high = logins.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (loginOrder(logins[mid]!, login) < 0) low = mid + 1;
+      else high = mid;
+    }
+    logins.splice(low, 0, login);
+  }
+  return { logins, extra, loginDomains, siteNames };
+}
+
+/** The part with the changed records' tokens read again. */
+function updateTokens(db: Db, accountId: string, kept: Tokens, changed: string[]): Tokens {
+  const tokens = new Map(kept);
+  for (const recordId of changed) {
+    const now = recordTokens(db, accountId, recordId);
+    if (now) tokens.set(recordId, now);
+    else tokens.delete(recordId);
+  }
+  return tokens;
+}
+
+/**
+ * What the catalog is built from, in four parts (logins, cards, identity and addresses, tokens),
+ * each kept until its own data may have changed (store/read-cache.ts): a catalog fetch then costs
+ * no query while nothing changed, and a write to one part (a login) reads only that part again:
+ * of the logins and the tokens, only the rows that changed (migration 0009-row-versions). The sites
+ * of the stored cards and logins are parsed (URL, host normal form, Public Suffix List) here, not on
+ * every filtered fetch.
+ */
+export function accountData(db: Db, accountId: string) {
+  const tokens = cachedRead(
+    db,
+    `catalog-tokens:${accountId}`,
+    () => accountTokens(db, accountId) as Tokens,
+    scopes.part('tokens', accountId),
+    (kept, changed) => updateTokens(db, accountId, kept, changed),
+  );
+  const logins = cachedRead(
+    db,
+    `catalog-logins:${accountId}`,
+    () => readLogins(db, accountId),
+    scopes.part('logins', accountId),
+    (kept, changed) => updateLogins(db, accountId, kept, changed),
+  );
+  const cards = cachedRead(
+    db,
+    `catalog-cards:${accountId}`,
+    () => ({
+      cards: listCards(db, accountId),
+      cardDomains: new Map([...allowSitesByCard(db, accountId)].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
+    }),
+    scopes.part('cards', accountId),
+  );
+  const profile = cachedRead(
+    db,
+    `catalog-profile:${accountId}`,
+    () => ({ presence: identityPresence(db, accountId), addresses: listAddresses(db, accountId) }),
+    scopes.part('profile', accountId),
+  );
+  return { tokens, ...logins, ...cards, ...profile };
+}
+
+/** The logins and tokens parts read whole, for the proof that the kept ones are the same. */
+export function readWhole(db: Db, accountId: string): { tokens: Tokens } & LoginsPart {
+  return { tokens: accountTokens(db, accountId), ...readLogins(db, accountId) };
+}

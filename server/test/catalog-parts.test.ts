@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beginRequestReads, openDb, stmt, type Db } from '../store/db.js';
+import { Sealer } from '../store/secrets.js';
+import { openAccount } from '../domain/accounts.js';
+import { accountData, readWhole } from '../domain/catalog-parts.js';
+import { buildCatalog, catalogJson, loginEntry } from '../domain/catalog.js';
+import { getLogin, insertLogin, setUsername } from '../store/logins.js';
+import { insertCard } from '../store/cards.js';
+
+// A kept logins or tokens part takes the rows changed since it was read (migration
+// 0009-row-versions) instead of being read whole. Whatever the writes, by this process or another
+// on the same file, the kept part is the part read whole.
+
+const sealer = new Sealer(randomBytes(32));
+let dir: string;
+let a: Db;
+let b: Db;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'vault-parts-'));
+  a = openDb(join(dir, 'v.db'));
+  b = openDb(join(dir, 'v.db'));
+});
+afterEach(() => {
+  a.close();
+  b.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Labels whose UTF-16 order is not their UTF-8 order (U+FF5E against U+1F600), as SQLite sorts them.
+const LABELS = ['acme', 'Acme', 'b', 'é', '\uff5e', '😀', 'a b', 'z'];
+const SITES = ['acme.com', 'shop.acme.com', 'acme.co.uk', 'other.org', null];
+
+type Op =
+  | { op: 'add'; label: number; site: number; extra: number[]; username: boolean; createdAt: number; by: 'a' | 'b' }
+  | { op: 'delete'; label: number; by: 'a' | 'b' }
+  | { op: 'username'; label: number; by: 'a' | 'b' }
+  | { op: 'site'; label: number; site: number; by: 'a' | 'b' }
+  | { op: 'extra'; label: number; site: number; remove: boolean; by: 'a' | 'b' }
+  | { op: 'card'; by: 'a' | 'b' }
+  | { op: 'forget-tokens'; label: number; by: 'a' | 'b' }
+  | { op: 'many'; count: number; by: 'a' | 'b' }
+  | { op: 'other-account'; by: 'a' | 'b' }
+  | { op: 'read' };
+
+const by = fc.constantFrom<'a' | 'b'>('a', 'b');
+const label = fc.nat({ max: LABELS.length - 1 });
+const site = fc.nat({ max: SITES.length - 1 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { arbitrary: fc.record({ op: fc.constant('add' as const), label, site, extra: fc.array(fc.nat({ max: 3 }), { maxLength: 3 }), username: fc.boolean(), createdAt: fc.nat({ max: 1 }), by }), weight: 3 },
+  fc.record({ op: fc.constant('delete' as const), label, by }),
+  fc.record({ op: fc.constant('username' as const), label, by }),
+  fc.record({ op: fc.constant('site' as const), label, site, by }),
+  fc.record({ op: fc.constant('extra' as const), label, site: fc.nat({ max: 3 }), remove: fc.boolean(), by }),
+  fc.record({ op: fc.constant('card' as const), by }),
+  fc.record({ op: fc.constant('forget-tokens' as const), label, by }),
+  fc.record({ op: fc.constant('many' as const), count: fc.integer({ min: 60, max: 70 }), by }),
+  fc.record({ op: fc.constant('other-account' as const), by }),
+  { arbitrary: fc.constant({ op: 'read' as const }), weight: 3 },
+);
+
+function apply(dbs: { a: Db; b: Db }, accountId: string, otherId: string, o: Op, serial: () => number): void {
+  if (o.op === 'read') return;
+  const db = dbs[o.by];
+  const id = (l: number) => stmt(db, 'SELECT id FROM logins WHERE account_id = ? AND label = ?').pluck().get(accountId, LABELS[l]) as string | undefined;
+  switch (o.op) {
+    case 'add':
+      if (id(o.label)) return;
+      insertLogin(db, sealer, {
+        accountId,
+        label: LABELS[o.label]!,
+        website: SITES[o.site]!,
+        extraWebsites: o.extra.map((i) => SITES[i]!),
+        password: 'pw-Secret-1',
+        username: o.username ? 'me' : null,
+        now: o.createdAt,
+      });
+      return;
+    case 'delete':
+      stmt(db, 'DELETE FROM logins WHERE account_id = ? AND label = ?').run(accountId, LABELS[o.label]);
+      return;
+    case 'username': {
+      const login = id(o.label);
+      if (login) setUsername(db, sealer, getLogin(db, login)!, `user-${serial()}`);
+      return;
+    }
+    case 'site':
+      stmt(db, 'UPDATE logins SET website = ? WHERE account_id = ? AND label = ?').run(SITES[o.site], accountId, LABELS[o.label]);
+      return;
+    case 'extra': {
+      const login = id(o.label);
+      if (!login) return;
+      if (o.remove) stmt(db, 'DELETE FROM login_extra_sites WHERE login_id = ? AND host = ?').run(login, SITES[o.site]);
+      else stmt(db, 'INSERT OR IGNORE INTO login_extra_sites (login_id, host) VALUES (?, ?)').run(login, SITES[o.site]);
+      return;
+    }
+    case 'card':
+      insertCard(db, sealer, { accountId, number: '4242424242424242', anySite: true, agent: false, limits: null, allow: [], block: [], now: serial() });
+      return;
+    case 'forget-tokens': {
+      const login = id(o.label);
+      if (login) stmt(db, "DELETE FROM tokens WHERE record_id = ? AND field <> 'password'").run(login);
+      return;
+    }
+    case 'many':
+      db.transaction(() => {
+        for (let i = 0; i < o.count; i++) insertLogin(db, sealer, { accountId, label: `bulk-${serial()}`, website: 'bulk.com', extraWebsites: [], password: 'pw-Secret-1', now: 3 });
+      })();
+      return;
+    case 'other-account':
+      insertLogin(db, sealer, { accountId: otherId, label: `other-${serial()}`, website: 'acme.com', extraWebsites: [], password: 'pw-Secret-1', now: 0 });
+      return;
+  }
+}
+
+/** What of the kept data the catalog reads from the logins and tokens parts. */
+function keptParts(db: Db, accountId: string) {
+  const { tokens, logins, extra, loginDomains, siteNames } = accountData(db, accountId);
+  return { tokens, logins, extra, loginDomains, siteNames };
+}
+
+describe('kept catalog parts', () => {
+  it('when any sequence of writes, in this process or another, is followed by a read, then the kept logins and tokens equal the parts read whole, and the answer made of kept entries is the catalog\'s JSON', () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 30 }), (ops) => {
+        const accountId = openAccount(a, { plan: 'Free', name: 'one', now: 0 }).id;
+        const otherId = openAccount(a, { plan: 'Free', name: 'two', now: 0 }).id;
+        let n = 0;
+        const serial = () => ++n;
+        keptParts(a, accountId);
+        for (const o of ops) {
+          apply({ a, b }, accountId, otherId, o, serial);
+          // Reads now and then, so that several writes come between two reads.
+          if (o.op !== 'read') continue;
+          beginRequestReads(a);
+          expect(keptParts(a, accountId)).toEqual(readWhole(a, accountId));
+          // The entries kept across reads are the entries of the parts read whole, and the answer's
+          // text made of them is the catalog's JSON.
+          const whole = readWhole(a, accountId);
+          const built = whole.logins.map((l) => loginEntry(l, whole.extra.get(l.id) ?? [], whole.tokens.get(l.id) ?? {}));
+          expect(buildCatalog(a, { id: '', account_id: accountId, scoped: 0 }, undefined).logins).toEqual(built);
+          for (const page of [undefined, 'https://www.acme.com/cart', 'acme.co.uk']) {
+            const catalog = buildCatalog(a, { id: '', account_id: accountId, scoped: 0 }, page);
+            expect(catalogJson(catalog).toString('utf8')).toBe(JSON.stringify(catalog));
+          }
+        }
+        beginRequestReads(a);
+        expect(keptParts(a, accountId)).toEqual(readWhole(a, accountId));
+        expect(keptParts(a, otherId)).toEqual(readWhole(a, otherId));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('when two logins of the same time are added one after the other, then they are in the order SQLite gives them, UTF-8 bytes', () => {
+    const accountId = openAccount(a, { plan: 'Free', name: 'one', now: 0 }).id;
+    const add = (db: Db, l: string) => insertLogin(db, sealer, { accountId, label: l, website: 'acme.com', extraWebsites: [], password: 'pw-Secret-1', now: 0 });
+    add(a, '😀');
+    keptParts(a, accountId);
+    add(b, '\uff5e');
+    beginRequestReads(a);
+    expect(keptParts(a, accountId).logins.map((l) => l.label)).toEqual(['\uff5e', '😀']);
+    expect(keptParts(a, accountId)).toEqual(readWhole(a, accountId));
+  });
+
+  it('when a login gains an extra site while another login is added, then both changes are in the kept part', () => {
+    const accountId = openAccount(a, { plan: 'Free', name: 'one', now: 0 }).id;
+    const add = (db: Db, l: string) => insertLogin(db, sealer, { accountId, label: l, website: 'acme.com', extraWebsites: [], password: 'pw-Secret-1', now: 0 });
+    const first = add(a, 'a');
+    keptParts(a, accountId);
+    stmt(b, "INSERT INTO login_extra_sites (login_id, host) VALUES (?, 'other.org')").run(first);
+    add(b, 'b');
+    beginRequestReads(a);
+    expect(keptParts(a, accountId).extra.get(first)).toEqual(['other.org']);
+    expect(keptParts(a, accountId)).toEqual(readWhole(a, accountId));
+  });
+
+  it("when a login's tokens change and its row does not, then its entry is built again", () => {
+    const accountId = openAccount(a, { plan: 'Free', name: 'one', now: 0 }).id;
+    const key = { id: '', account_id: accountId, scoped: 0 };
+    const id = insertLogin(a, sealer, { accountId, label: 'acme', website: 'acme.com', extraWebsites: [], username: 'me', password: 'pw-Secret-1', now: 0 });
+    expect(Object.keys(buildCatalog(a, key, undefined).logins[0]!.tokens)).toEqual(['password', 'username']);
+    stmt(b, "DELETE FROM tokens WHERE record_id = ? AND field = 'username'").run(id);
+    beginRequestReads(a);
+    expect(Object.keys(buildCatalog(a, key, undefined).logins[0]!.tokens)).toEqual(['password']);
+  });
+
+  it('when one login is added, then the other logins are kept as they were, not read again', () => {
+    const accountId = openAccount(a, { plan: 'Free', name: 'one', now: 0 }).id;
+    for (const l of ['a', 'c']) insertLogin(a, sealer, { accountId, label: l, website: 'acme.com', extraWebsites: [], password: 'pw-Secret-1', now: 0 });
+    const before = keptParts(a, accountId);
+    insertLogin(b, sealer, { accountId, label: 'b', website: 'acme.com', extraWebsites: ['shop.acme.com'], password: 'pw-Secret-1', now: 0 });
+    beginRequestReads(a);
+    const after = keptParts(a, accountId);
+    expect(after.logins.map((l) => l.label)).toEqual(['a', 'b', 'c']);
+    expect(after.logins[0]).toBe(before.logins[0]);
+    expect(after.logins[2]).toBe(before.logins[1]);
+    expect(after.tokens.get(before.logins[0]!.id)).toBe(before.tokens.get(before.logins[0]!.id));
+    expect(after).toEqual(readWhole(a, accountId));
+  });
+});
