@@ -60,13 +60,20 @@ function loginOrder(a: LoginRow, b: LoginRow): number {
   return a.created_at - b.created_at || Buffer.compare(utf8(a.label), utf8(b.label));
 }
 
+/*
+ * The updates below change the kept part in place, which costs less than copying maps of hundreds
+ * of entries. Each changed row is read again and put back whole, so applying the same rows twice
+ * gives the same part: an update that fails half-way leaves the part at its old version, and the
+ * next read applies those rows again.
+ */
+
 /** The part with the changed logins read again, one by one; the others stay as they were. */
 function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: string[]): LoginsPart {
   const ids = new Set(changed);
-  const logins = kept.logins.filter((l) => !ids.has(l.id));
-  const extra = new Map(kept.extra);
-  const loginDomains = new Map(kept.loginDomains);
-  const siteNames = new Map(kept.siteNames);
+  const { logins, extra, loginDomains, siteNames } = kept;
+  let left = 0;
+  for (const l of logins) if (!ids.has(l.id)) logins[left++] = l;
+  logins.length = left;
   for (const id of changed) {
     extra.delete(id);
     loginDomains.delete(id);
@@ -86,18 +93,17 @@ function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: stri
     }
     logins.splice(low, 0, login);
   }
-  return { logins, extra, loginDomains, siteNames };
+  return kept;
 }
 
 /** The part with the changed records' tokens read again. */
 function updateTokens(db: Db, accountId: string, kept: Tokens, changed: string[]): Tokens {
-  const tokens = new Map(kept);
   for (const recordId of changed) {
     const now = recordTokens(db, accountId, recordId);
-    if (now) tokens.set(recordId, now);
-    else tokens.delete(recordId);
+    if (now) kept.set(recordId, now);
+    else kept.delete(recordId);
   }
-  return tokens;
+  return kept;
 }
 
 /**

@@ -55,9 +55,10 @@ export function cachedRead<T>(db: Db, key: string, read: () => T, scope?: string
  * account): the part is then read whole. Read after the scope's version, as the data is.
  */
 function changedRows(db: Db, scope: string, version: number): string[] | undefined {
-  const rows = stmt(db, 'SELECT row_id FROM row_versions WHERE scope = ? AND version > ? LIMIT ?')
+  // The limit is written into the statement: bound as a parameter, it made the query several times slower.
+  const rows = stmt(db, `SELECT row_id FROM row_versions WHERE scope = ? AND version > ? LIMIT ${MAX_CHANGED_ROWS + 1}`)
     .pluck()
-    .all(scope, version, MAX_CHANGED_ROWS + 1) as string[];
+    .all(scope, version) as string[];
   return rows.length > 0 && rows.length <= MAX_CHANGED_ROWS ? rows : undefined;
 }
 

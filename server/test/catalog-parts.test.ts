@@ -194,13 +194,15 @@ describe('kept catalog parts', () => {
     const accountId = openAccount(a, { plan: 'Free', name: 'one', now: 0 }).id;
     for (const l of ['a', 'c']) insertLogin(a, sealer, { accountId, label: l, website: 'acme.com', extraWebsites: [], password: 'pw-Secret-1', now: 0 });
     const before = keptParts(a, accountId);
+    const [a1, c1] = before.logins;
+    const tokensOfA = before.tokens.get(a1!.id);
     insertLogin(b, sealer, { accountId, label: 'b', website: 'acme.com', extraWebsites: ['shop.acme.com'], password: 'pw-Secret-1', now: 0 });
     beginRequestReads(a);
     const after = keptParts(a, accountId);
     expect(after.logins.map((l) => l.label)).toEqual(['a', 'b', 'c']);
-    expect(after.logins[0]).toBe(before.logins[0]);
-    expect(after.logins[2]).toBe(before.logins[1]);
-    expect(after.tokens.get(before.logins[0]!.id)).toBe(before.tokens.get(before.logins[0]!.id));
+    expect(after.logins[0]).toBe(a1);
+    expect(after.logins[2]).toBe(c1);
+    expect(after.tokens.get(a1!.id)).toBe(tokensOfA);
     expect(after).toEqual(readWhole(a, accountId));
   });
 });
