@@ -83,11 +83,12 @@ export function createApp(options: AppOptions) {
   });
   const services: Services = { db: options.db, sealer, clock: options.clock, limiter, contract, config, recipes, pages, webhooks };
 
-  const { init, metadata, requests, responses } = validatorStages(contract, {
+  const stages = validatorStages(contract, {
     validateResponses: config.validateResponses,
     // Unlisted query parameters are ignored (the document's info, "Query parameters").
     allowUnknownQueryParameters: true,
   });
+  const { init, metadata, requests, responses } = stages;
 
   const app = express();
   app.disable('x-powered-by');
@@ -138,10 +139,10 @@ export function createApp(options: AppOptions) {
   // that already serves answers requests meanwhile (main.ts: a start listens sooner).
   let warmed: Promise<void> | undefined;
   const ready = (pace?: 'while-serving') =>
-    (warmed ??= warmValidator(app, contract, { init, metadata, requests, responses }, pace === 'while-serving' ? nextTurn : undefined));
+    (warmed ??= warmValidator(app, contract, stages, pace === 'while-serving' ? nextTurn : undefined));
   // The document alone, loaded into the validator: main.ts awaits it before its banner.
   let documentLoaded: Promise<void> | undefined;
-  const loaded = () => (documentLoaded ??= loadDocument(app, contract, { init, metadata, requests, responses }));
+  const loaded = () => (documentLoaded ??= loadDocument(app, contract, stages));
   return Object.assign(app, { ready, loaded, webhooks });
 }
 

@@ -17,14 +17,7 @@ import type { ValidatorStages } from './validator.js';
  * answered between stages rather than after all of them (a server that serves while it warms).
  */
 export async function warmValidator(app: Express, contract: Contract, stages: ValidatorStages, between?: () => Promise<void>): Promise<void> {
-  const run = async (handlers: RequestHandler[], req: unknown, res: unknown) => {
-    for (const stage of handlers) {
-      await new Promise<unknown>((done) => (stage as (q: unknown, s: unknown, n: (e?: unknown) => void) => void)(req, res, done));
-      // A request's own stages continue as promise jobs too: only a turn of the event loop lets
-      // them all run before the next stage of warming.
-      if (between) await between();
-    }
-  };
+  const run = (handlers: RequestHandler[], req: unknown, res: unknown) => runStages(handlers, req, res, between);
   for (const operation of contract.operations.values()) {
     const requestBody = contract.resolve(operation.raw.requestBody) as { content?: Record<string, Media> } | undefined;
     const mediaTypes = requestBody?.content ? Object.entries(requestBody.content) : [[undefined, undefined] as const];
@@ -59,9 +52,16 @@ export async function warmValidator(app: Express, contract: Contract, stages: Va
 export async function loadDocument(app: Express, contract: Contract, stages: ValidatorStages): Promise<void> {
   const [operation] = contract.operations.values();
   if (!operation) return;
-  const req = syntheticRequest(app, operation, undefined, undefined);
-  for (const stage of stages.init) {
-    await new Promise<unknown>((done) => (stage as (q: unknown, s: unknown, n: (e?: unknown) => void) => void)(req, {}, done));
+  await runStages(stages.init, syntheticRequest(app, operation, undefined, undefined), {});
+}
+
+/** Runs the stages one after the other, each to its `next`, whatever it passes there. */
+async function runStages(handlers: RequestHandler[], req: unknown, res: unknown, between?: () => Promise<void>): Promise<void> {
+  for (const stage of handlers) {
+    await new Promise<unknown>((done) => (stage as (q: unknown, s: unknown, n: (e?: unknown) => void) => void)(req, res, done));
+    // A request's own stages continue as promise jobs too: only a turn of the event loop lets
+    // them all run before the next stage of warming.
+    if (between) await between();
   }
 }
 
