@@ -266,6 +266,9 @@ export class Connection {
               onResponse,
             )
           : (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent, timeout: timeoutMs }, onResponse);
+      // Set on the socket in every case: Node leaves a reused socket's idle timeout (shortened by
+      // the server's Keep-Alive hint) in place when the request's timeout equals the agent's.
+      req.setTimeout(timeoutMs);
       req.on('timeout', () => {
         req.destroy();
         fail('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`);

@@ -419,6 +419,26 @@ describe('a kept-alive connection reset as it is reused', () => {
     }
   });
 
+  it("when a kept-alive connection is reused with a timeout equal to the pool's idle time, then the request waits its own timeout, not the server's idle hint", async () => {
+    let served = 0;
+    const target = await scripted((_head, socket) => {
+      // The second answer comes after 1.5 s: longer than the 1 s the Keep-Alive hint leaves an idle socket.
+      const answer = () => socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=2\r\nContent-Length: 2\r\n\r\n{}');
+      if (served++ === 0) answer();
+      else setTimeout(answer, 1_500);
+    });
+    const c = new Connection(DIRECT, [target.origin]);
+    try {
+      const get = () => c.send(c.request({ method: 'GET', url: `${target.origin}/v1/tokens`, headers: {} }), 30_000);
+      expect((await get()).status).toBe(200);
+      expect((await get()).status).toBe(200);
+      expect(target.heads).toHaveLength(2);
+    } finally {
+      c.close();
+      await new Promise<void>((resolve) => target.server.close(() => resolve()));
+    }
+  });
+
   it('when a request on a new connection is reset, then it is not sent again and the case sees a network error', async () => {
     const target = await resetting(0);
     const c = new Connection(DIRECT, [target.origin]);
