@@ -63,10 +63,17 @@ export function sendKept(res: Response, answer: Kept, body?: unknown, json?: () 
   if (standIn) Object.defineProperty(body, 'toJSON', { value: () => STAND_IN, configurable: true });
   res.send = function (this: Response, chunk: unknown) {
     restore();
+    if (typeof chunk !== 'string') return send.call(this, chunk);
+    const replaced = standIn && chunk === STAND_IN_JSON;
     const type = this.get('Content-Type');
-    if (typeof chunk !== 'string' || (type !== 'application/json' && type !== JSON_UTF8)) return send.call(this, chunk);
+    if (type !== 'application/json' && type !== JSON_UTF8) {
+      // Another type: res.send gives it its charset from the text, as it always has.
+      const text = replaced ? json().toString('utf8') : chunk;
+      bytes = Buffer.from(text);
+      return send.call(this, text);
+    }
     this.set('Content-Type', JSON_UTF8);
-    bytes = standIn && chunk === STAND_IN_JSON ? json() : Buffer.from(chunk);
+    bytes = replaced ? json() : Buffer.from(chunk);
     return send.call(this, bytes);
   } as Response['send'];
   try {

@@ -10,6 +10,9 @@ import { RecipeRegistry } from '../domain/recipes.js';
 import { loadRelease } from '../domain/registry.js';
 import { openDb, stmt } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import { kept, sendKept } from '../http/kept-json.js';
 
 /**
  * The catalog, the recipe index and the full bundle are kept as the bytes of their first answer
@@ -72,18 +75,25 @@ describe('getTokenCatalog', () => {
     }
   });
 
-  it('when the catalog is read again, then it is the kept answer, not one built again: a change that raises no scope is not seen', async () => {
+  it('when the catalog is read again, then it is the kept answer, not one built again: a change that only a build would see is not seen', async () => {
     const a = account();
     const read = () => raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`).then(bodyOf);
     const first = await read();
-    // Without its trigger, a change of a login's site raises no scope: only a build would see it.
+    // With this trigger in place of its own, a change of a login's site raises the logins part's
+    // version but not the account's: a build reads the changed login, the kept answer stays.
     const trigger = stmt(t.db, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'logins_scope_update'").pluck().get() as string;
-    stmt(t.db, 'DROP TRIGGER logins_scope_update').run();
+    t.db.exec(`DROP TRIGGER logins_scope_update;
+      CREATE TRIGGER logins_scope_update AFTER UPDATE ON logins BEGIN
+        INSERT INTO data_scopes (scope, version) SELECT 'logins:' || NEW.account_id, 1 WHERE true ON CONFLICT (scope) DO UPDATE SET version = version + 1;
+        INSERT INTO row_versions (scope, row_id, version) SELECT scope, NEW.id, version FROM data_scopes WHERE scope = 'logins:' || NEW.account_id
+          ON CONFLICT (scope, row_id) DO UPDATE SET version = excluded.version;
+      END;`);
     try {
       stmt(t.db, "UPDATE logins SET website = 'changed.example' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
       expect(await read()).toBe(first);
+      expect(JSON.stringify(buildCatalog(t.db, findLiveKey(t.db, a.key)!, undefined))).toContain('changed.example');
     } finally {
-      t.db.exec(trigger);
+      t.db.exec(`DROP TRIGGER logins_scope_update; ${trigger};`);
     }
     stmt(t.db, "UPDATE logins SET website = 'acme.com' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
     expect(await read()).toBe(first);
@@ -152,6 +162,30 @@ describe('getRecipes', () => {
       const answer = await sameEveryTime(`GET /v1/recipes${query} HTTP/1.1`);
       expect(bodyOf(answer)).toBe(JSON.stringify({ recipes: recipes.index(query !== '') }));
       expect(bodyOf(answer)).toContain('"key":"kept-answers.example"');
+    }
+  });
+});
+
+describe('sendKept', () => {
+  it('when the answer is serialised by its own bytes under a type other than JSON, then that type gets its charset as res.send gives it, and the bytes, not a stand-in, are sent and kept', async () => {
+    const db = openDb(':memory:');
+    const app = express();
+    app.get('/', (_req, res) => {
+      res.type('text/plain');
+      sendKept(res, kept(db, 'plain', 'registry'), { a: 1 }, () => Buffer.from('{"a":1}'));
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      for (let i = 0; i < 2; i++) {
+        const answer = await fetch(url);
+        expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+        expect(await answer.text()).toBe('{"a":1}');
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      db.close();
     }
   });
 });
