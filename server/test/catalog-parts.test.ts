@@ -1,11 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { beginRequestReads, openDb, stmt, type Db } from '../store/db.js';
+import { beginRequestReads, stmt, type Db } from '../store/db.js';
 import { Sealer } from '../store/secrets.js';
+import { twoConnectionsEachTest } from './shared-file.js';
 import { openAccount } from '../domain/accounts.js';
 import { accountData, readWhole } from '../domain/catalog-parts.js';
 import { buildCatalog, catalogJson, loginEntry } from '../domain/catalog.js';
@@ -17,20 +15,10 @@ import { insertCard } from '../store/cards.js';
 // on the same file, the kept part is the part read whole.
 
 const sealer = new Sealer(randomBytes(32));
-let dir: string;
+const dbs = twoConnectionsEachTest();
 let a: Db;
 let b: Db;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vault-parts-'));
-  a = openDb(join(dir, 'v.db'));
-  b = openDb(join(dir, 'v.db'));
-});
-afterEach(() => {
-  a.close();
-  b.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => ({ a, b } = dbs));
 
 // Labels whose UTF-16 order is not their UTF-8 order (U+FF5E against U+1F600), as SQLite sorts them.
 const LABELS = ['acme', 'Acme', 'b', 'é', '\uff5e', '😀', 'a b', 'z'];

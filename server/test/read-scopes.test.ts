@@ -1,11 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDb, beginRequestReads, stmt, type Db } from '../store/db.js';
+import { beginRequestReads, stmt, type Db } from '../store/db.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { Sealer } from '../store/secrets.js';
+import { twoConnectionsEachTest } from './shared-file.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey, markKeyUsed, revokeKey } from '../store/keys.js';
 import { insertLogin, setUsername, getLogin, setPassword } from '../store/logins.js';
@@ -17,20 +15,10 @@ import { insertSubmission } from '../store/recipes.js';
 // same file. Each read counts how often it was built.
 
 const sealer = new Sealer(randomBytes(32));
-let dir: string;
+const dbs = twoConnectionsEachTest();
 let a: Db;
 let b: Db;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vault-scopes-'));
-  a = openDb(join(dir, 'v.db'));
-  b = openDb(join(dir, 'v.db'));
-});
-afterEach(() => {
-  a.close();
-  b.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => ({ a, b } = dbs));
 
 /** A kept read on `db` under `scope` that counts its builds. */
 function counted(db: Db, key: string, scope?: string) {
