@@ -1,5 +1,6 @@
 import { hash as digest } from 'node:crypto';
 import { randomBytes } from './random.js';
+import { timePrefix } from './ids.js';
 import { stmt, type Db } from './db.js';
 import type { Sealer } from './secrets.js';
 
@@ -24,8 +25,18 @@ export interface LinkRow {
 
 const COLUMNS = 'account_id, kind, signup_request_id, details, status, decision_at, created_at, expires_at, used_at';
 
+/** A token as issued: the time it was issued (12 hex digits of ms), then 24 random bytes. */
+const TIMED_TOKEN = /^lnk_([0-9a-f]{12})[A-Za-z0-9_-]{32}$/;
+
+/**
+ * The key a link is stored and found by: its token's SHA-256, after the time the token carries, so
+ * that links issued together share the index's last page instead of each writing a page of its own.
+ * A token without that time (issued before tokens carried it) is keyed by its SHA-256 alone.
+ */
 function hash(token: string): Buffer {
-  return digest('sha256', token, 'buffer');
+  const sha = digest('sha256', token, 'buffer');
+  const issued = TIMED_TOKEN.exec(token)?.[1];
+  return issued === undefined ? sha : Buffer.concat([Buffer.from(issued, 'hex'), sha]);
 }
 
 export function insertLink(
@@ -33,7 +44,7 @@ export function insertLink(
   sealer: Sealer,
   input: { accountId: string; kind: LinkKind; signupRequestId?: string; details?: Record<string, unknown>; now: number; expiresAt: number },
 ): string {
-  const token = `lnk_${randomBytes(24).toString('base64url')}`;
+  const token = `lnk_${timePrefix(input.now)}${randomBytes(24).toString('base64url')}`;
   stmt(
     db,
     `INSERT INTO account_links (token_hash, token, account_id, kind, signup_request_id, details, created_at, expires_at)

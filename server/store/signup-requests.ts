@@ -1,5 +1,5 @@
 import { stmt, type Db } from './db.js';
-import { newId } from './ids.js';
+import { newTimedId } from './ids.js';
 import type { Sealer } from './secrets.js';
 
 /** Signup requests. `expired` is derived from expires_at by the domain, never stored. */
@@ -34,7 +34,7 @@ export interface NewSignupRequest {
 }
 
 export function insertSignupRequest(db: Db, sealer: Sealer, input: NewSignupRequest): string {
-  const id = newId('sreq');
+  const id = newTimedId('sreq', input.now);
   stmt(
     db,
     `INSERT INTO signup_requests (id, account_id, key_id, website, email, username, rules, status, created_at, expires_at)
