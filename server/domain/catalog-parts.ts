@@ -60,6 +60,41 @@ function loginOrder(a: LoginRow, b: LoginRow): number {
   return a.created_at - b.created_at || Buffer.compare(utf8(a.label), utf8(b.label));
 }
 
+/**
+ * What the in-place updates of a part changed: its revision, raised by each update, and the ids of
+ * the rows each changed. A list built from the part builds again only those rows (domain/catalog.ts);
+ * a part read whole is a new object, with a history of its own.
+ */
+export interface PartHistory {
+  revision: number;
+  changes: { revision: number; ids: string[] }[];
+}
+
+const histories = new WeakMap<object, PartHistory>();
+/** The changes kept per part; a list built before the oldest of them is built whole. */
+const MAX_CHANGES = 16;
+
+export function historyOf(part: object): PartHistory {
+  let history = histories.get(part);
+  if (!history) histories.set(part, (history = { revision: 0, changes: [] }));
+  return history;
+}
+
+function recordChange(part: object, ids: string[]): void {
+  const history = historyOf(part);
+  history.changes.push({ revision: ++history.revision, ids });
+  if (history.changes.length > MAX_CHANGES) history.changes.shift();
+}
+
+/** Adds the ids changed in `part` since its revision `since` to `into`; false when its history no longer reaches back that far. */
+export function changedSince(part: object, since: number, into: Set<string>): boolean {
+  const { revision, changes } = historyOf(part);
+  if (revision === since) return true;
+  if (changes.length === 0 || changes[0]!.revision > since + 1) return false;
+  for (const change of changes) if (change.revision > since) for (const id of change.ids) into.add(id);
+  return true;
+}
+
 /*
  * The updates below change the kept part in place, which costs less than copying maps of hundreds
  * of entries. Each changed row is read again and put back whole, so applying the same rows twice
@@ -93,6 +128,7 @@ function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: stri
     }
     logins.splice(low, 0, login);
   }
+  recordChange(logins, changed);
   return kept;
 }
 
@@ -103,6 +139,7 @@ function updateTokens(db: Db, accountId: string, kept: Tokens, changed: string[]
     if (now) kept.set(recordId, now);
     else kept.delete(recordId);
   }
+  recordChange(kept, changed);
   return kept;
 }
 

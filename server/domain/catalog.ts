@@ -2,7 +2,7 @@ import type { Db } from '../store/db.js';
 import { listLogins, type LoginRow } from '../store/logins.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
-import { accountData } from './catalog-parts.js';
+import { accountData, changedSince, historyOf } from './catalog-parts.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
 import { parsePage, type PageSite } from './sites.js';
 
@@ -62,6 +62,66 @@ function jsonOfEntry(entry: LoginEntry): Buffer {
   return bytes;
 }
 
+type Tokens = Map<string, Record<string, string>>;
+
+/**
+ * The whole list of an account's logins as last built, by the logins part's array it was built
+ * from (kept and updated in place, domain/catalog-parts.ts): the rows in their order, their entries
+ * and the entries' JSON, and the revisions of the logins and tokens parts it was built at. After
+ * those parts change, only the changed logins' entries are built again; the others are taken from
+ * here in their order, without looking each up.
+ */
+interface BuiltList {
+  rows: LoginRow[];
+  tokens: Tokens;
+  loginsAt: number;
+  tokensAt: number;
+  entries: LoginEntry[];
+  json: Buffer[];
+}
+const builtLists = new WeakMap<LoginRow[], BuiltList>();
+/** The JSON of each entry of a list built whole here, for catalogJson. */
+const listJson = new WeakMap<LoginEntry[], Buffer[]>();
+
+function wholeList(all: LoginRow[], tokens: Tokens, entry: (l: LoginRow) => LoginEntry): LoginEntry[] {
+  const kept = builtLists.get(all);
+  const changed = new Set<string>();
+  const since = kept && kept.tokens === tokens && changedSince(all, kept.loginsAt, changed) && changedSince(tokens, kept.tokensAt, changed);
+  let list = since ? (changed.size === 0 ? kept : merged(all, kept, changed, entry)) : undefined;
+  if (!list) {
+    const entries = all.map(entry);
+    list = { entries, json: entries.map(jsonOfEntry) };
+  }
+  const { entries, json } = list;
+  if (list !== kept) builtLists.set(all, { rows: all.slice(), tokens, loginsAt: historyOf(all).revision, tokensAt: historyOf(tokens).revision, entries, json });
+  listJson.set(entries, json);
+  return entries;
+}
+
+/** The kept list with the changed logins built again, or undefined when the kept rows are not the part's, in its order. */
+function merged(all: LoginRow[], kept: BuiltList, changed: Set<string>, entry: (l: LoginRow) => LoginEntry): Pick<BuiltList, 'entries' | 'json'> | undefined {
+  const entries: LoginEntry[] = [];
+  const json: Buffer[] = [];
+  const { rows } = kept;
+  let j = 0;
+  for (const l of all) {
+    while (j < rows.length && changed.has(rows[j]!.id)) j++;
+    if (changed.has(l.id)) {
+      const fresh = entry(l);
+      entries.push(fresh);
+      json.push(jsonOfEntry(fresh));
+    } else if (rows[j] === l) {
+      entries.push(kept.entries[j]!);
+      json.push(kept.json[j]!);
+      j++;
+    } else {
+      return undefined;
+    }
+  }
+  while (j < rows.length && changed.has(rows[j]!.id)) j++;
+  return j === rows.length ? { entries, json } : undefined;
+}
+
 export type Catalog = ReturnType<typeof buildCatalog>;
 
 /**
@@ -73,7 +133,11 @@ export function catalogJson(catalog: Catalog): Buffer {
   const parts: Buffer[] = [];
   const text = (t: string) => parts.push(Buffer.from(t));
   const list = (entries: LoginEntry[]) => {
-    for (let i = 0; i < entries.length; i++) parts.push(i === 0 ? jsonOfEntry(entries[i]!).subarray(1) : jsonOfEntry(entries[i]!));
+    const json = listJson.get(entries);
+    for (let i = 0; i < entries.length; i++) {
+      const bytes = json ? json[i]! : jsonOfEntry(entries[i]!);
+      parts.push(i === 0 ? bytes.subarray(1) : bytes);
+    }
   };
   text(`{"cards":${JSON.stringify(catalog.cards)},"logins":[`);
   list(catalog.logins);
@@ -120,7 +184,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
   let loginEntries: LoginEntry[];
   let relatedLogins: LoginEntry[] | undefined;
   if (page === undefined) {
-    loginEntries = logins.map(entry);
+    loginEntries = allowed ? logins.map(entry) : wholeList(all, tokens, entry);
   } else if (!site) {
     loginEntries = [];
     relatedLogins = [];

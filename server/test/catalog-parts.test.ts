@@ -9,6 +9,7 @@ import { accountData, readWhole } from '../domain/catalog-parts.js';
 import { buildCatalog, catalogJson, loginEntry } from '../domain/catalog.js';
 import { getLogin, insertLogin, setUsername } from '../store/logins.js';
 import { insertCard } from '../store/cards.js';
+import { issueToken } from '../store/tokens.js';
 
 // A kept logins or tokens part takes the rows changed since it was read (migration
 // 0009-row-versions) instead of being read whole. Whatever the writes, by this process or another
@@ -32,6 +33,7 @@ type Op =
   | { op: 'extra'; label: number; site: number; remove: boolean; by: 'a' | 'b' }
   | { op: 'card'; by: 'a' | 'b' }
   | { op: 'forget-tokens'; label: number; by: 'a' | 'b' }
+  | { op: 'email-token'; nth: number; by: 'a' | 'b' }
   | { op: 'many'; count: number; by: 'a' | 'b' }
   | { op: 'other-account'; by: 'a' | 'b' }
   | { op: 'read' };
@@ -47,6 +49,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('extra' as const), label, site: fc.nat({ max: 3 }), remove: fc.boolean(), by }),
   fc.record({ op: fc.constant('card' as const), by }),
   fc.record({ op: fc.constant('forget-tokens' as const), label, by }),
+  { arbitrary: fc.record({ op: fc.constant('email-token' as const), nth: fc.nat(), by }), weight: 2 },
   fc.record({ op: fc.constant('many' as const), count: fc.integer({ min: 60, max: 70 }), by }),
   fc.record({ op: fc.constant('other-account' as const), by }),
   { arbitrary: fc.constant({ op: 'read' as const }), weight: 3 },
@@ -93,6 +96,12 @@ function apply(dbs: { a: Db; b: Db }, accountId: string, otherId: string, o: Op,
     case 'forget-tokens': {
       const login = id(o.label);
       if (login) stmt(db, "DELETE FROM tokens WHERE record_id = ? AND field <> 'password'").run(login);
+      return;
+    }
+    case 'email-token': {
+      // A change of one of the logins' tokens alone: its row stays the same.
+      const logins = stmt(db, 'SELECT id FROM logins WHERE account_id = ? ORDER BY id').pluck().all(accountId) as string[];
+      if (logins.length > 0) issueToken(db, { accountId, kind: 'login', recordId: logins[o.nth % logins.length]!, field: 'email' });
       return;
     }
     case 'many':
