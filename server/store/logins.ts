@@ -91,8 +91,9 @@ export function getLogin(db: Db, id: string): LoginRow | undefined {
   return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ?`).get(id) as LoginRow | undefined;
 }
 
+/** The account's logins, from its one row of counts (migration 0010-login-counts). */
 export function countLogins(db: Db, accountId: string): number {
-  return (stmt(db, 'SELECT COUNT(*) AS n FROM logins WHERE account_id = ?').get(accountId) as { n: number }).n;
+  return (stmt(db, 'SELECT logins FROM login_counts WHERE account_id = ?').pluck().get(accountId) as number | undefined) ?? 0;
 }
 
 export function labelsInUse(db: Db, accountId: string): Set<string> {
