@@ -6,7 +6,7 @@ import { identityPresence, listAddresses } from '../store/profile.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { parsePage, type PageSite } from './sites.js';
 
-type Tokens = Map<string, Record<string, string>>;
+export type Tokens = Map<string, Record<string, string>>;
 
 /** An account's logins as the catalog reads them: in listLogins' order, with their extra hosts and parsed sites. */
 export interface LoginsPart {
@@ -65,7 +65,7 @@ function loginOrder(a: LoginRow, b: LoginRow): number {
  * the rows each changed. A list built from the part builds again only those rows (domain/catalog.ts);
  * a part read whole is a new object, with a history of its own.
  */
-export interface PartHistory {
+interface PartHistory {
   revision: number;
   changes: { revision: number; ids: string[] }[];
 }

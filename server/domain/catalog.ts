@@ -2,7 +2,7 @@ import type { Db } from '../store/db.js';
 import { listLogins, type LoginRow } from '../store/logins.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
-import { accountData, changedSince, historyOf } from './catalog-parts.js';
+import { accountData, changedSince, historyOf, type Tokens } from './catalog-parts.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
 import { parsePage, type PageSite } from './sites.js';
 
@@ -61,8 +61,6 @@ function jsonOfEntry(entry: LoginEntry): Buffer {
   if (bytes === undefined) entryJson.set(entry, (bytes = Buffer.from(`,${JSON.stringify(entry)}`)));
   return bytes;
 }
-
-type Tokens = Map<string, Record<string, string>>;
 
 /**
  * The whole list of an account's logins as last built, by the logins part's array it was built

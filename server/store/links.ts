@@ -1,6 +1,6 @@
 import { hash as digest } from 'node:crypto';
 import { randomBytes } from './random.js';
-import { timePrefix } from './ids.js';
+import { TIME_DIGITS, timePrefix } from './ids.js';
 import { stmt, type Db } from './db.js';
 import type { Sealer } from './secrets.js';
 
@@ -25,8 +25,8 @@ export interface LinkRow {
 
 const COLUMNS = 'account_id, kind, signup_request_id, details, status, decision_at, created_at, expires_at, used_at';
 
-/** A token as issued: the time it was issued (12 hex digits of ms), then 24 random bytes. */
-const TIMED_TOKEN = /^lnk_([0-9a-f]{12})[A-Za-z0-9_-]{32}$/;
+/** A token as issued: the time it was issued (timePrefix), then 24 random bytes (32 base64url characters). */
+const TIMED_TOKEN = new RegExp(`^lnk_([0-9a-f]{${TIME_DIGITS}})[A-Za-z0-9_-]{32}$`);
 
 /**
  * The key a link is stored and found by: its token's SHA-256, after the time the token carries, so

@@ -66,7 +66,7 @@ describe('the login count of an account', () => {
       for (const label of ['x', 'y', 'z']) add(db, a!, label);
       add(db, b!, 'x');
       // The database as it was before migration 0010.
-      db.exec('DROP TRIGGER logins_count_insert; DROP TRIGGER logins_count_delete; DROP TRIGGER logins_count_move; DROP TABLE login_counts;');
+      db.exec('DROP TRIGGER logins_count_insert; DROP TRIGGER logins_count_delete; DROP TABLE login_counts;');
       db.pragma('user_version = 9');
       migrate(db);
       expect([countLogins(db, a!), countLogins(db, b!)]).toEqual([3, 1]);

@@ -1,5 +1,6 @@
 -- The logins of each account, kept as one row per account, so that a filing and an approval ask
--- one row whether the account may hold another login instead of counting up to its ceiling.
+-- one row whether the account may hold another login instead of counting up to its ceiling. A
+-- login never moves to another account, so its insert and its delete are all that change a count.
 CREATE TABLE login_counts (
   account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
   logins INTEGER NOT NULL
@@ -16,10 +17,4 @@ END;
 -- A plain update: when the account itself is being deleted, its row may already be gone.
 CREATE TRIGGER logins_count_delete AFTER DELETE ON logins BEGIN
   UPDATE login_counts SET logins = logins - 1 WHERE account_id = OLD.account_id;
-END;
-
-CREATE TRIGGER logins_count_move AFTER UPDATE OF account_id ON logins WHEN OLD.account_id <> NEW.account_id BEGIN
-  UPDATE login_counts SET logins = logins - 1 WHERE account_id = OLD.account_id;
-  INSERT INTO login_counts (account_id, logins) VALUES (NEW.account_id, 1)
-  ON CONFLICT (account_id) DO UPDATE SET logins = logins + 1;
 END;
