@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
 import { listLogins, type LoginRow } from '../store/logins.js';
+import type { AddressRow } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { accountData, changedSince, historyOf, type Tokens } from './catalog-parts.js';
@@ -120,6 +121,27 @@ function merged(all: LoginRow[], kept: BuiltList, changed: Set<string>, entry: (
   return j === rows.length ? { entries, json } : undefined;
 }
 
+/**
+ * Card entries by their kept token record, and address entries by their kept row while its token
+ * record is the same object: like a login's, each is built once while it is unchanged, and never
+ * changed once built.
+ */
+interface CardEntry {
+  anySite: boolean;
+  tokens: Record<string, string>;
+}
+const cardsAnySite = new WeakMap<Record<string, string>, CardEntry>();
+const cardsForSites = new WeakMap<Record<string, string>, CardEntry>();
+const addressEntries = new WeakMap<AddressRow, { tokens: Record<string, string> | undefined; entry: { label: string; tokens: Record<string, string> } }>();
+
+function cardEntry(own: Record<string, string> | undefined, anySite: boolean): CardEntry {
+  if (own === undefined) return { anySite, tokens: {} };
+  const built = anySite ? cardsAnySite : cardsForSites;
+  let entry = built.get(own);
+  if (entry === undefined) built.set(own, (entry = { anySite, tokens: { ...own } }));
+  return entry;
+}
+
 export type Catalog = ReturnType<typeof buildCatalog>;
 
 /**
@@ -157,15 +179,14 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
   const { tokens, cards, extra, logins: all, presence, addresses: addressRows, cardDomains, loginDomains, siteNames } = accountData(db, accountId);
   const site: PageSite | null | undefined = page === undefined ? undefined : parsePage(page);
 
-  const cardEntry = (id: string, anySite: boolean) => ({ anySite, tokens: { ...tokens.get(id) } });
   let cardEntries;
   if (page === undefined) {
-    cardEntries = cards.map((c) => cardEntry(c.id, c.any_site === 1));
+    cardEntries = cards.map((c) => cardEntry(tokens.get(c.id), c.any_site === 1));
   } else {
     const forPage = site
       ? cards.filter((c) => c.any_site !== 1 && cardDomains.get(c.id)?.has(site.domain) === true)
       : [];
-    cardEntries = [...forPage.map((c) => cardEntry(c.id, false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c.id, true))];
+    cardEntries = [...forPage.map((c) => cardEntry(tokens.get(c.id), false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(tokens.get(c.id), true))];
   }
 
   const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id)), scopes.account(key.account_id)) : undefined;
@@ -209,7 +230,14 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     missing,
   };
 
-  const addresses = addressRows.map((a) => ({ label: a.label, tokens: { ...tokens.get(a.id) } }));
+  const addresses = addressRows.map((a) => {
+    const own = tokens.get(a.id);
+    const built = addressEntries.get(a);
+    if (built && built.tokens === own) return built.entry;
+    const entry = { label: a.label, tokens: { ...own } };
+    addressEntries.set(a, { tokens: own, entry });
+    return entry;
+  });
 
   return {
     cards: cardEntries,

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { Db } from '../store/db.js';
 import { cachedRead } from '../store/read-cache.js';
+import type { ItemVerdicts } from './item-verdicts.js';
 
 /** The longest key kept: an answer keyed by a long query value a caller chose is built every time. */
 const MAX_KEY_LENGTH = 512;
@@ -32,8 +33,9 @@ const STAND_IN_JSON = JSON.stringify(STAND_IN);
  * Sends the kept bytes with status 200, or else `body`, keeping it when the response hook let it
  * through. `json`, when given, makes the UTF-8 bytes of JSON.stringify(body) more cheaply (from
  * kept parts): res.json still hands `body` to the response hook, and only its serialising is replaced.
+ * With `verdicts` too, the hook is handed `body` without the array items it has already let through.
  */
-export function sendKept(res: Response, answer: Kept, body?: unknown, json?: () => Buffer): void {
+export function sendKept(res: Response, answer: Kept, body?: unknown, json?: () => Buffer, verdicts?: ItemVerdicts): void {
   res.statusCode = 200;
   if (answer.bytes) {
     if (res.getHeader('Content-Type') === undefined) res.setHeader('Content-Type', JSON_UTF8);
@@ -60,7 +62,9 @@ export function sendKept(res: Response, answer: Kept, body?: unknown, json?: () 
     else delete (res as Partial<Response>).send;
   };
   const standIn = json !== undefined && typeof body === 'object' && body !== null;
-  if (standIn) Object.defineProperty(body, 'toJSON', { value: () => STAND_IN, configurable: true });
+  // The bytes come from `json`, so what the hook is handed need not serialise to them.
+  const checked = standIn && verdicts ? verdicts.unseen(body) : body;
+  if (standIn) Object.defineProperty(checked, 'toJSON', { value: () => STAND_IN, configurable: true });
   res.send = function (this: Response, chunk: unknown) {
     restore();
     if (typeof chunk !== 'string') return send.call(this, chunk);
@@ -77,11 +81,14 @@ export function sendKept(res: Response, answer: Kept, body?: unknown, json?: () 
     return send.call(this, bytes);
   } as Response['send'];
   try {
-    res.json(body);
+    res.json(checked);
   } finally {
     restore();
-    if (standIn) delete (body as { toJSON?: unknown }).toJSON;
+    if (standIn) delete (checked as { toJSON?: unknown }).toJSON;
   }
   // A refusal of the response hook has been answered by the error handler, with another status.
-  if (res.statusCode === 200 && bytes) answer.bytes = bytes;
+  if (res.statusCode === 200 && bytes) {
+    answer.bytes = bytes;
+    if (checked !== body) verdicts!.passed(checked as object);
+  }
 }

@@ -1,13 +1,24 @@
-import type { Handlers } from './handlers.js';
+import type { Handlers, Services } from './handlers.js';
 import { requireKey } from './context.js';
+import { itemVerdicts, type ItemVerdicts } from './item-verdicts.js';
 import { kept, sendKept } from './kept-json.js';
 import { buildCatalog, catalogJson } from '../domain/catalog.js';
 import { markKeyUsed } from '../store/keys.js';
 import { scopes } from '../store/read-cache.js';
 
+/** The catalog entries each server's response hook has let through. */
+const entryVerdicts = new WeakMap<Services, ItemVerdicts | undefined>();
+
+function verdictsOf(services: Services): ItemVerdicts | undefined {
+  if (!services.config.validateResponses) return undefined;
+  if (!entryVerdicts.has(services)) entryVerdicts.set(services, itemVerdicts(services.contract, 'getTokenCatalog', ['cards', 'logins', 'relatedLogins', 'addresses']));
+  return entryVerdicts.get(services);
+}
+
 /** Tag Tokens. */
 export const tokenHandlers: Handlers = {
-  getTokenCatalog(req, res, { db, clock }) {
+  getTokenCatalog(req, res, services) {
+    const { db, clock } = services;
     const key = requireKey(req);
     const page = (req.query.url ?? req.query.host) as string | undefined;
     // The keys of an account see one catalog, except a scoped key, which sees only its own logins.
@@ -20,6 +31,6 @@ export const tokenHandlers: Handlers = {
       // The key may be the cached row of http/auth.ts, which this bookkeeping write does not expire.
       key.last_used_at = now;
     }
-    sendKept(res, answer, catalog, catalog && (() => catalogJson(catalog)));
+    sendKept(res, answer, catalog, catalog && (() => catalogJson(catalog)), verdictsOf(services));
   },
 };

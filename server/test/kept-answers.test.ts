@@ -145,6 +145,43 @@ describe('getTokenCatalog', () => {
     stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('acme', a.accountId, 'Not_A_Label');
     expect(await sameEveryTime(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`)).toMatch(/^HTTP\/1\.1 200 /);
   });
+
+  it('when an entry changes after its catalog was let through, then the response hook checks the changed entry: 500 for one the document forbids, for a login, a card and an address', async () => {
+    const a = account();
+    insertAddress(t.db, t.sealer, { accountId: a.accountId, label: 'home', fields: { line1: '1 Market St', city: 'San Francisco' }, now: t.clock.now() });
+    const read = () => raw(`GET /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
+    let page = '';
+    const card = stmt(t.db, 'SELECT id FROM cards WHERE account_id = ? AND any_site = 1').pluck().get(a.accountId) as string;
+    const address = stmt(t.db, 'SELECT id FROM addresses WHERE account_id = ?').pluck().get(a.accountId) as string;
+    // A token the document forbids (Token: at least one character), and the label of a login.
+    const breakToken = (recordId: string) => {
+      const [token, field] = stmt(t.db, 'SELECT token, field FROM tokens WHERE record_id = ? ORDER BY field LIMIT 1').raw().get(recordId) as [string, string];
+      stmt(t.db, "UPDATE tokens SET token = '' WHERE record_id = ? AND field = ?").run(recordId, field);
+      return () => stmt(t.db, 'UPDATE tokens SET token = ? WHERE record_id = ? AND field = ?').run(token, recordId, field);
+    };
+    const breakLabel = () => {
+      stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('Not_A_Label', a.accountId, 'acme2');
+      return () => stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('acme2', a.accountId, 'Not_A_Label');
+    };
+    // The whole catalog, and a page that lists acme2 among the related logins.
+    for (const query of ['', '?url=https%3A%2F%2Fwww.acme.com%2Fcart']) {
+      page = query;
+      const first = await read();
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      if (query !== '') expect(JSON.parse(bodyOf(first)).relatedLogins.map((l: { label: string }) => l.label)).toEqual(['acme2']);
+      for (const broken of [breakLabel, () => breakToken(card), () => breakToken(address)]) {
+        const fix = broken();
+        // Refused, the entry is not taken for one let through: the next read is refused too.
+        for (let i = 0; i < 2; i++) {
+          const answer = await read();
+          expect(answer).toMatch(/^HTTP\/1\.1 500 /);
+          expect(JSON.parse(bodyOf(answer))).toEqual({ code: 'internal_error', error: 'Internal error.' });
+        }
+        fix();
+        expect(bodyOf(await read())).toBe(bodyOf(first));
+      }
+    }
+  });
 });
 
 describe('getRecipes', () => {

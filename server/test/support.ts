@@ -47,14 +47,14 @@ export interface TestServer {
 
 /** A reference server on 127.0.0.1, port 0, over an in-memory database and a manual clock. */
 export async function startServer(
-  options: { config?: Partial<ServerConfig>; db?: Db; clock?: ManualClock; recipes?: RecipeRegistry } = {},
+  options: { config?: Partial<ServerConfig>; db?: Db; clock?: ManualClock; recipes?: RecipeRegistry; contract?: Contract } = {},
 ): Promise<TestServer> {
   const db = options.db ?? openDb(':memory:');
   const clock = options.clock ?? new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));
   const masterKey = randomBytes(32);
   const logs: Record<string, unknown>[] = [];
   const log = (l: Record<string, unknown>) => logs.push(l);
-  const app = createApp({ db, clock, masterKey, contract: contract(), config: options.config, recipes: options.recipes, log });
+  const app = createApp({ db, clock, masterKey, contract: options.contract ?? contract(), config: options.config, recipes: options.recipes, log });
   // The server main.ts runs: the document's timeouts and header cap, JSON answers of the HTTP layer.
   const server: HttpServer = createHttpServer(httpSettings(contract(), options.config?.limitOverrides), { log });
   server.serve(app);
