@@ -54,10 +54,13 @@ export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
  * entry, and that entry's JSON, are made once. Entries are never changed once built.
  */
 const builtEntries = new WeakMap<LoginRow, { sites: string[] | undefined; tokens: Record<string, string> | undefined; entry: LoginEntry }>();
-/** Each entry's JSON, after a comma: joined, the first of a list drops its comma (a view, not a copy). */
-const entryJson = new WeakMap<LoginEntry, Buffer>();
+/**
+ * Each entry's JSON, after a comma: joined, the first of a list drops its comma (a view, not a
+ * copy). Login, card and address entries alike, each never changed once built.
+ */
+const entryJson = new WeakMap<object, Buffer>();
 
-function jsonOfEntry(entry: LoginEntry): Buffer {
+function jsonOfEntry(entry: object): Buffer {
   let bytes = entryJson.get(entry);
   if (bytes === undefined) entryJson.set(entry, (bytes = Buffer.from(`,${JSON.stringify(entry)}`)));
   return bytes;
@@ -80,7 +83,7 @@ interface BuiltList {
 }
 const builtLists = new WeakMap<LoginRow[], BuiltList>();
 /** The JSON of each entry of a list built whole here, for catalogJson. */
-const listJson = new WeakMap<LoginEntry[], Buffer[]>();
+const listJson = new WeakMap<object[], Buffer[]>();
 
 function wholeList(all: LoginRow[], tokens: Tokens, entry: (l: LoginRow) => LoginEntry): LoginEntry[] {
   const kept = builtLists.get(all);
@@ -145,27 +148,31 @@ function cardEntry(own: Record<string, string> | undefined, anySite: boolean): C
 export type Catalog = ReturnType<typeof buildCatalog>;
 
 /**
- * JSON.stringify(catalog) as UTF-8 bytes, with each login entry serialised once in its life; the
- * bytes are joined, which costs less than joining the text of hundreds of entries, and the fewer
- * the pieces, the less the join costs.
+ * JSON.stringify(catalog) as UTF-8 bytes, with each entry (login, card, address) serialised once
+ * in its life; the bytes are joined, which costs less than joining the text of hundreds of
+ * entries, and the fewer the pieces, the less the join costs.
  */
 export function catalogJson(catalog: Catalog): Buffer {
   const parts: Buffer[] = [];
   const text = (t: string) => parts.push(Buffer.from(t));
-  const list = (entries: LoginEntry[]) => {
+  const list = (entries: object[]) => {
     const json = listJson.get(entries);
     for (let i = 0; i < entries.length; i++) {
       const bytes = json ? json[i]! : jsonOfEntry(entries[i]!);
       parts.push(i === 0 ? bytes.subarray(1) : bytes);
     }
   };
-  text(`{"cards":${JSON.stringify(catalog.cards)},"logins":[`);
+  text('{"cards":[');
+  list(catalog.cards);
+  text('],"logins":[');
   list(catalog.logins);
   if (catalog.relatedLogins) {
     text('],"relatedLogins":[');
     list(catalog.relatedLogins);
   }
-  text(`],"identity":${JSON.stringify(catalog.identity)},"addresses":${JSON.stringify(catalog.addresses)}}`);
+  text(`],"identity":${JSON.stringify(catalog.identity)},"addresses":[`);
+  list(catalog.addresses);
+  text(']}');
   return Buffer.concat(parts);
 }
 
