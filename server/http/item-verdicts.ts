@@ -5,7 +5,7 @@ import type { Contract } from '../contract.js';
  * schema constrains nothing but its items (no maxItems, uniqueItems or contains), and the object
  * around it nothing that depends on them, an answer is valid when each item is valid against the
  * item schema: an item's verdict does not depend on its neighbours or its place. An item that is
- * never changed once built (a catalog's login entry, domain/catalog.ts) and was let through once
+ * never changed once built (a catalog's entries, domain/catalog.ts) and was let through once
  * would be let through again, so the hook is handed the answer with only the items it has not seen,
  * and the bytes sent are the whole answer's (http/kept-json.ts). A refusal names an item by its
  * place among the items checked.
