@@ -11,8 +11,11 @@ const entryVerdicts = new WeakMap<Services, ItemVerdicts | undefined>();
 
 function verdictsOf(services: Services): ItemVerdicts | undefined {
   if (!services.config.validateResponses) return undefined;
-  if (!entryVerdicts.has(services)) entryVerdicts.set(services, itemVerdicts(services.contract, 'getTokenCatalog', ['cards', 'logins', 'relatedLogins', 'addresses']));
-  return entryVerdicts.get(services);
+  let verdicts = entryVerdicts.get(services);
+  if (verdicts === undefined && !entryVerdicts.has(services)) {
+    entryVerdicts.set(services, (verdicts = itemVerdicts(services.contract, 'getTokenCatalog', ['cards', 'logins', 'relatedLogins', 'addresses'])));
+  }
+  return verdicts;
 }
 
 /** Tag Tokens. */
@@ -31,6 +34,7 @@ export const tokenHandlers: Handlers = {
       // The key may be the cached row of http/auth.ts, which this bookkeeping write does not expire.
       key.last_used_at = now;
     }
-    sendKept(res, answer, catalog, catalog && (() => catalogJson(catalog)), verdictsOf(services));
+    // Only a built answer goes through the response hook: a kept one is sent as its bytes.
+    sendKept(res, answer, catalog, catalog && (() => catalogJson(catalog)), catalog && verdictsOf(services));
   },
 };
