@@ -26,7 +26,7 @@ function notFound(): ApiError {
 
 /** The live link of this kind, or not found. */
 export function liveLink(deps: SignupDeps, token: string, kind: LinkKind): LinkRow {
-  const link = findLink(deps.db, token);
+  const link = findLink(deps.db, deps.sealer, token);
   if (!link || link.kind !== kind || link.status !== 'pending' || deps.clock.now() >= link.expires_at) throw notFound();
   return link;
 }

@@ -17,7 +17,7 @@ import {
 import { tokensOf } from '../store/tokens.js';
 import * as requests from '../store/signup-requests.js';
 import { countPreapprovedSignup, getPreapproval } from '../store/preapprovals.js';
-import { closeSignupLinks, insertLink } from '../store/links.js';
+import { closeSignupLinks } from '../store/links.js';
 import type { Clock } from './clock.js';
 import type { Limiter, LimitCheck } from './limiter.js';
 import { ApiError } from './errors.js';
@@ -144,7 +144,7 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
   if (requests.pendingAbove(db, key.account_id, now, maxPending)) {
     throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', `${maxPending} signup requests already await the account holder; poll them before filing another.`);
   }
-  insertLink(db, sealer, { accountId: key.account_id, kind: 'signup', signupRequestId: requestId, now, expiresAt });
+  // The request's link is its id with the server's tag (signupLinkToken): nothing more to store.
   return { requestId, status: 'pending', expiresAt };
 }
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
 import { randomBytes } from './random.js';
 import type { Db } from './db.js';
 
@@ -15,8 +15,17 @@ export class WrongMasterKeyError extends Error {
 
 /** AES-256-GCM under the master key. Blob layout: version (1 byte) | IV (12) | tag (16) | ciphertext. */
 export class Sealer {
+  /** A key of its own for tags (HKDF of the master key), so a tag never reuses the sealing key. */
+  private readonly tagKey: Buffer;
+
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('the master key must be 32 bytes');
+    this.tagKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'credential-vault tags', 32));
+  }
+
+  /** HMAC-SHA256 of `purpose` and `data` under the tag key: proves the server issued the data. */
+  tag(purpose: string, data: string): Buffer {
+    return createHmac('sha256', this.tagKey).update(purpose).update('\0').update(data).digest();
   }
 
   seal(plain: string): Buffer {

@@ -115,6 +115,30 @@ describe('the demo outbox', () => {
     expect(server.output()).not.toContain('approve the signup for example.org');
   });
 
+  it('when a filing is pre-approved or refused, then nothing is printed for it: only a request that waits on the account holder has a link', async () => {
+    const admin = (method: string, path: string, body?: unknown) => call(server.base, method, `/_fixtures/accounts/${local.accountId}${path}`, local.adminToken, body);
+    expect((await admin('POST', '/signup-preapprovals', { sites: 'preapproved.example', email: 'jane@example.com' })).status).toBe(200);
+    const preapproved = await call(server.base, 'POST', '/v1/logins/requests', local.keys.signup, { website: 'preapproved.example', email: 'jane@example.com' });
+    expect(preapproved.body.status).toBe('approved');
+    const waiting: string[] = [];
+    let refused: string | undefined;
+    for (let i = 0; refused === undefined && i < 20; i++) {
+      const website = `waiting-${i}.example`;
+      const filed = await call(server.base, 'POST', '/v1/logins/requests', local.keys.signup, { website, email: 'jane@example.com' });
+      if (filed.status === 202) waiting.push(website);
+      else if (filed.body.code === 'too_many_pending') refused = website;
+      else throw new Error(`filing ${website}: ${filed.status} ${JSON.stringify(filed.body)}`);
+    }
+    expect(refused, 'a filing refused at the pending ceiling').toBeDefined();
+    expect(waiting.length).toBeGreaterThan(0);
+    // Lines are printed in issue order: once the fence's is out, every earlier one would be.
+    const fence = await admin('POST', '/purchase-approvals', { amount: '$3.00' });
+    await until(() => (server.output().includes(`/v1/approvals/${fence.body.token}`) ? true : undefined), 'the fence line');
+    for (const website of waiting) expect(server.output()).toContain(`To the account holder: approve the signup for ${website}: `);
+    expect(server.output()).not.toContain('approve the signup for preapproved.example');
+    expect(server.output()).not.toContain(`approve the signup for ${refused}`);
+  });
+
   it('when the request log is read, then no line of it holds a link token', async () => {
     const tokens = split(server.output())
       .other.map((l) => OUTBOX.exec(l)?.[2]?.split('/').pop())

@@ -168,7 +168,7 @@ describe('server process', () => {
     const env = { VAULT_DATA_DIR: dir, VAULT_CLOCK: 'manual:2026-01-05T12:00:10Z', VAULT_LIMITS: 'pending-signup-requests=5,login-writes-per-key=1000' };
     const a = await start(env);
     const b = await start(env);
-    const { keys, accountId } = localConfig(dir);
+    const { keys, accountId, adminToken } = localConfig(dir);
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         fetch(`${(i % 2 ? a : b).base}/v1/logins/requests`, {
@@ -182,10 +182,15 @@ describe('server process', () => {
     expect(answers.filter((s) => s === '429 too_many_pending')).toHaveLength(25);
     const db = new Database(join(dir, 'vault.db'), { readonly: true });
     const pending = db.prepare("SELECT COUNT(*) FROM signup_requests WHERE account_id = ? AND status = 'pending'").pluck().get(accountId);
-    const links = db.prepare("SELECT COUNT(*) FROM account_links WHERE account_id = ? AND kind = 'signup'").pluck().get(accountId);
     db.close();
     expect(pending).toBe(5);
-    expect(links).toBe(5);
+    // Each filed request has its link, and either process reads every one of them.
+    for (const server of [a, b]) {
+      const listed = await fetch(`${server.base}/_fixtures/accounts/${accountId}/links`, { headers: { authorization: `Bearer ${adminToken}` } });
+      const links = ((await listed.json()) as { links: { kind: string; status: string; token: string }[] }).links.filter((l) => l.kind === 'signup');
+      expect(links.map((l) => l.status)).toEqual(Array(5).fill('pending'));
+      for (const link of links) expect((await fetch(`${server.base}/v1/signup-requests/${link.token}`)).status).toBe(200);
+    }
   });
 
   it('when killed with SIGKILL under a filing load, then every acknowledged filing is stored', async () => {

@@ -30,10 +30,10 @@ describe('keys that carry the time they were issued', () => {
     const tokens = [0, 1, 1, 2, 1000, 86_400_000].map((later) => insertLink(db, sealer, { accountId, kind: 'purchase', now: NOW + later, expiresAt: NOW + later + 1 }));
     for (const token of tokens) {
       expect(token).toMatch(/^lnk_[0-9a-f]{12}[A-Za-z0-9_-]{32}$/);
-      expect(findLink(db, token)?.account_id).toBe(accountId);
+      expect(findLink(db, sealer, token)?.account_id).toBe(accountId);
       // Any other character makes another key: the time alone never finds a link.
       const other = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
-      expect(findLink(db, other)).toBeUndefined();
+      expect(findLink(db, sealer, other)).toBeUndefined();
     }
     expect(tokens[0]!.slice(4, 16)).toBe(NOW.toString(16).padStart(12, '0'));
     const keys = storedKeys(db);
@@ -55,9 +55,9 @@ describe('keys that carry the time they were issued', () => {
       NOW,
       NOW + 60_000,
     );
-    expect(findLink(db, token)).toMatchObject({ account_id: accountId, kind: 'cvv', status: 'pending' });
+    expect(findLink(db, sealer, token)).toMatchObject({ account_id: accountId, kind: 'cvv', status: 'pending' });
     expect(useLink(db, token, 'opened', NOW + 1)).toBe(true);
-    expect(findLink(db, token)?.status).toBe('opened');
+    expect(findLink(db, sealer, token)?.status).toBe('opened');
     expect(useLink(db, token, 'opened', NOW + 2)).toBe(false);
   });
 
