@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { openDb, stmt } from '../store/db.js';
+import { stmt, type Db } from '../store/db.js';
 import { Sealer } from '../store/secrets.js';
-import { openAccount } from '../domain/accounts.js';
 import { deleteAccount } from '../store/accounts.js';
 import { createKey } from '../store/keys.js';
 import { findLink, insertLink, listAccountLinks, signupLinkToken } from '../store/links.js';
 import { insertSignupRequest, markDenied } from '../store/signup-requests.js';
+import { memoryAccount } from './memory-store.js';
 
 /**
  * A signup request's link is not stored: its token is the request's id with the server's tag of
@@ -16,16 +16,8 @@ import { insertSignupRequest, markDenied } from '../store/signup-requests.js';
 const NOW = Date.UTC(2026, 10, 27, 12);
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-const opened: ReturnType<typeof openDb>[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
 function given() {
-  const db = openDb(':memory:');
-  opened.push(db);
-  const sealer = new Sealer(randomBytes(32));
-  const accountId = openAccount(db, { plan: 'Free', name: 'Links', now: NOW }).id;
+  const { db, sealer, accountId } = memoryAccount('Links', NOW);
   const keyId = createKey(db, { accountId, name: 'signup', signupEnabled: true, scoped: false, now: NOW }).row.id;
   const file = (website = 'acme.com', now = NOW) =>
     insertSignupRequest(db, sealer, { accountId, keyId, website, email: 'jane@example.com', username: null, rules: '{}', now, expiresAt: now + 60_000 });
@@ -35,7 +27,7 @@ function given() {
   return { db, sealer, accountId, file, approve };
 }
 
-const storedLinks = (db: ReturnType<typeof openDb>) => stmt(db, 'SELECT COUNT(*) FROM account_links').pluck().get() as number;
+const storedLinks = (db: Db) => stmt(db, 'SELECT COUNT(*) FROM account_links').pluck().get() as number;
 
 describe('the link of a signup request', () => {
   it('when a request is filed, then its token finds it as a pending signup link, with nothing stored for the link', () => {

@@ -1,28 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { openDb, stmt } from '../store/db.js';
-import { Sealer } from '../store/secrets.js';
-import { openAccount } from '../domain/accounts.js';
+import { stmt, type Db } from '../store/db.js';
 import { findLink, insertLink, useLink } from '../store/links.js';
 import { insertSignupRequest } from '../store/signup-requests.js';
 import { createKey } from '../store/keys.js';
+import { memoryAccount } from './memory-store.js';
 
 const NOW = Date.UTC(2026, 10, 27, 12);
 
-const opened: ReturnType<typeof openDb>[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
+const given = () => memoryAccount('Timed', NOW);
 
-function given() {
-  const db = openDb(':memory:');
-  opened.push(db);
-  const sealer = new Sealer(randomBytes(32));
-  const accountId = openAccount(db, { plan: 'Free', name: 'Timed', now: NOW }).id;
-  return { db, sealer, accountId };
-}
-
-const storedKeys = (db: ReturnType<typeof openDb>) => stmt(db, 'SELECT token_hash FROM account_links ORDER BY created_at, rowid').pluck().all() as Buffer[];
+const storedKeys = (db: Db) => stmt(db, 'SELECT token_hash FROM account_links ORDER BY created_at, rowid').pluck().all() as Buffer[];
 
 describe('keys that carry the time they were issued', () => {
   it('when links are issued over time, then each token carries its time, is found by itself alone, and their keys sort in issue order', () => {
