@@ -4,6 +4,7 @@ import type { AddressRow } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { accountData, changedSince, historyOf, type Tokens } from './catalog-parts.js';
+import { layOut, listJsonOf, ListJsonWriter, type ListJson } from './catalog-json.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
 import { parsePage, type PageSite } from './sites.js';
 
@@ -55,21 +56,9 @@ export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
  */
 const builtEntries = new WeakMap<LoginRow, { sites: string[] | undefined; tokens: Record<string, string> | undefined; entry: LoginEntry }>();
 /**
- * Each entry's JSON, after a comma: joined, the first of a list drops its comma (a view, not a
- * copy). Login, card and address entries alike, each never changed once built.
- */
-const entryJson = new WeakMap<object, Buffer>();
-
-function jsonOfEntry(entry: object): Buffer {
-  let bytes = entryJson.get(entry);
-  if (bytes === undefined) entryJson.set(entry, (bytes = Buffer.from(`,${JSON.stringify(entry)}`)));
-  return bytes;
-}
-
-/**
  * The whole list of an account's logins as last built, by the logins part's array it was built
  * from (kept and updated in place, domain/catalog-parts.ts): the rows in their order, their entries
- * and the entries' JSON, and the revisions of the logins and tokens parts it was built at. After
+ * and the list's JSON (domain/catalog-json.ts), and the revisions of the logins and tokens parts it was built at. After
  * those parts change, only the changed logins' entries are built again; the others are taken from
  * here in their order, without looking each up.
  */
@@ -79,11 +68,9 @@ interface BuiltList {
   loginsAt: number;
   tokensAt: number;
   entries: LoginEntry[];
-  json: Buffer[];
+  json: ListJson;
 }
 const builtLists = new WeakMap<LoginRow[], BuiltList>();
-/** The JSON of each entry of a list built whole here, for catalogJson. */
-const listJson = new WeakMap<object[], Buffer[]>();
 
 function wholeList(all: LoginRow[], tokens: Tokens, entry: (l: LoginRow) => LoginEntry): LoginEntry[] {
   const kept = builtLists.get(all);
@@ -92,18 +79,18 @@ function wholeList(all: LoginRow[], tokens: Tokens, entry: (l: LoginRow) => Logi
   let list = since ? (changed.size === 0 ? kept : merged(all, kept, changed, entry)) : undefined;
   if (!list) {
     const entries = all.map(entry);
-    list = { entries, json: entries.map(jsonOfEntry) };
+    list = { entries, json: listJsonOf(entries) };
   }
   const { entries, json } = list;
   if (list !== kept) builtLists.set(all, { rows: all.slice(), tokens, loginsAt: historyOf(all).revision, tokensAt: historyOf(tokens).revision, entries, json });
-  listJson.set(entries, json);
+  layOut(entries, json);
   return entries;
 }
 
 /** The kept list with the changed logins built again, or undefined when the kept rows are not the part's, in its order. */
 function merged(all: LoginRow[], kept: BuiltList, changed: Set<string>, entry: (l: LoginRow) => LoginEntry): Pick<BuiltList, 'entries' | 'json'> | undefined {
   const entries: LoginEntry[] = [];
-  const json: Buffer[] = [];
+  const json = new ListJsonWriter(all.length);
   const { rows } = kept;
   let j = 0;
   for (const l of all) {
@@ -111,17 +98,17 @@ function merged(all: LoginRow[], kept: BuiltList, changed: Set<string>, entry: (
     if (changed.has(l.id)) {
       const fresh = entry(l);
       entries.push(fresh);
-      json.push(jsonOfEntry(fresh));
+      json.fresh(fresh);
     } else if (rows[j] === l) {
       entries.push(kept.entries[j]!);
-      json.push(kept.json[j]!);
+      json.carry(kept.json, j);
       j++;
     } else {
       return undefined;
     }
   }
   while (j < rows.length && changed.has(rows[j]!.id)) j++;
-  return j === rows.length ? { entries, json } : undefined;
+  return j === rows.length ? { entries, json: json.done() } : undefined;
 }
 
 /**
@@ -145,35 +132,29 @@ function cardEntry(own: Record<string, string> | undefined, anySite: boolean): C
   return entry;
 }
 
-export type Catalog = ReturnType<typeof buildCatalog>;
-
 /**
- * JSON.stringify(catalog) as UTF-8 bytes, with each entry (login, card, address) serialised once
- * in its life; the bytes are joined, which costs less than joining the text of hundreds of
- * entries, and the fewer the pieces, the less the join costs.
+ * A list of entries built from a kept part's rows (cards, addresses), by the rows' array, with the
+ * tokens part and its revision it was built at: while the rows are the same array and none of their
+ * tokens changed since, it is the same list, and no entry is looked up again.
  */
-export function catalogJson(catalog: Catalog): Buffer {
-  const parts: Buffer[] = [];
-  const text = (t: string) => parts.push(Buffer.from(t));
-  const list = (entries: object[]) => {
-    const json = listJson.get(entries);
-    for (let i = 0; i < entries.length; i++) {
-      const bytes = json ? json[i]! : jsonOfEntry(entries[i]!);
-      parts.push(i === 0 ? bytes.subarray(1) : bytes);
-    }
-  };
-  text('{"cards":[');
-  list(catalog.cards);
-  text('],"logins":[');
-  list(catalog.logins);
-  if (catalog.relatedLogins) {
-    text('],"relatedLogins":[');
-    list(catalog.relatedLogins);
+interface KeptEntries {
+  tokens: Tokens;
+  tokensAt: number;
+  ids: Set<string>;
+  entries: object[];
+}
+const keptLists = new WeakMap<{ id: string }[], KeptEntries>();
+
+function keptEntries<E extends object>(rows: { id: string }[], tokens: Tokens, build: () => E[]): E[] {
+  const kept = keptLists.get(rows);
+  const changed = new Set<string>();
+  if (kept && kept.tokens === tokens && changedSince(tokens, kept.tokensAt, changed) && ![...changed].some((id) => kept.ids.has(id))) {
+    kept.tokensAt = historyOf(tokens).revision;
+    return kept.entries as E[];
   }
-  text(`],"identity":${JSON.stringify(catalog.identity)},"addresses":[`);
-  list(catalog.addresses);
-  text(']}');
-  return Buffer.concat(parts);
+  const entries = build();
+  keptLists.set(rows, { tokens, tokensAt: historyOf(tokens).revision, ids: new Set(rows.map((r) => r.id)), entries });
+  return entries;
 }
 
 /**
@@ -188,7 +169,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
 
   let cardEntries;
   if (page === undefined) {
-    cardEntries = cards.map((c) => cardEntry(tokens.get(c.id), c.any_site === 1));
+    cardEntries = keptEntries(cards, tokens, () => cards.map((c) => cardEntry(tokens.get(c.id), c.any_site === 1)));
   } else {
     const forPage = site
       ? cards.filter((c) => c.any_site !== 1 && cardDomains.get(c.id)?.has(site.domain) === true)
@@ -237,14 +218,14 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     missing,
   };
 
-  const addresses = addressRows.map((a) => {
+  const addresses = keptEntries(addressRows, tokens, () => addressRows.map((a) => {
     const own = tokens.get(a.id);
     const built = addressEntries.get(a);
     if (built && built.tokens === own) return built.entry;
     const entry = { label: a.label, tokens: { ...own } };
     addressEntries.set(a, { tokens: own, entry });
     return entry;
-  });
+  }));
 
   return {
     cards: cardEntries,

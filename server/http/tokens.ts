@@ -2,7 +2,8 @@ import type { Handlers, Services } from './handlers.js';
 import { requireKey } from './context.js';
 import { itemVerdicts, type ItemVerdicts } from './item-verdicts.js';
 import { kept, sendKept } from './kept-json.js';
-import { buildCatalog, catalogJson } from '../domain/catalog.js';
+import { buildCatalog } from '../domain/catalog.js';
+import { catalogJson } from '../domain/catalog-json.js';
 import { markKeyUsed } from '../store/keys.js';
 import { scopes } from '../store/read-cache.js';
 

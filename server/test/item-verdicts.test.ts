@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildContract, type Contract } from '../contract.js';
 import { itemVerdicts } from '../http/item-verdicts.js';
@@ -28,7 +29,7 @@ describe('itemVerdicts', () => {
     const identity = { tokens: {}, missing: [] };
     const first = { cards: [a], logins: [b], identity, addresses: [] };
     expect(verdicts.unseen(first)).toEqual(first);
-    verdicts.passed(verdicts.unseen(first));
+    verdicts.passed(first, verdicts.unseen(first));
     const second = { cards: [a, c], logins: [c, b], relatedLogins: [b, a], identity, addresses: [] };
     const part = verdicts.unseen(second);
     expect(Object.keys(part)).toEqual(Object.keys(second));
@@ -42,8 +43,32 @@ describe('itemVerdicts', () => {
   it('when items are not objects, then they are always handed over', () => {
     const verdicts = itemVerdicts(contract(), 'getTokenCatalog', MEMBERS)!;
     const body = { cards: ['x', null, 3], logins: 'not an array', addresses: [] };
-    verdicts.passed(body);
+    verdicts.passed(body, body);
     expect(verdicts.unseen(body)).toEqual(body);
+  });
+
+  it('when any lists of entries follow one another, some let through, then exactly the entries never let through in that member are handed over, in their order', () => {
+    // Entries, and a few items that are not objects, which are never let through.
+    const pool: unknown[] = [...Array.from({ length: 24 }, (_, i) => ({ label: `e${i}` })), undefined, null, 'e0', 7];
+    const step = fc.record({ logins: fc.array(fc.nat(pool.length - 1), { maxLength: 30 }), cards: fc.array(fc.nat(pool.length - 1), { maxLength: 6 }), pass: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const verdicts = itemVerdicts(contract(), 'getTokenCatalog', MEMBERS)!;
+        const passed = { logins: new Set<unknown>(), cards: new Set<unknown>() };
+        const objects = (items: unknown[]) => items.filter((e) => typeof e === 'object' && e !== null);
+        for (const s of steps) {
+          const body = { cards: s.cards.map((i) => pool[i]!), logins: s.logins.map((i) => pool[i]!), identity: { tokens: {}, missing: [] }, addresses: [] };
+          const part = verdicts.unseen(body);
+          expect(part.logins).toEqual(body.logins.filter((e) => !passed.logins.has(e)));
+          expect(part.cards).toEqual(body.cards.filter((e) => !passed.cards.has(e)));
+          if (!s.pass) continue;
+          verdicts.passed(body, part);
+          for (const e of objects(body.logins)) passed.logins.add(e);
+          for (const e of objects(body.cards)) passed.cards.add(e);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('when the schema rules over a whole array or over the object in a way this does not read, then there are no item verdicts', () => {

@@ -75,6 +75,20 @@ describe('getTokenCatalog', () => {
     }
   });
 
+  it('when the first read of a catalog is a HEAD or a conditional request, then it is answered as a GET\'s headers or 304, and the GET that follows is the catalog, byte for byte', async () => {
+    for (const first of ['HEAD', 'If-None-Match']) {
+      const a = account();
+      const key = findLiveKey(t.db, a.key)!;
+      for (const page of ['', '?host=acme.com']) {
+        const opening = first === 'HEAD' ? await raw(`HEAD /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`) : await raw(`GET /v1/tokens${page} HTTP/1.1\r\nIf-None-Match: *\r\nAuthorization: Bearer ${a.key}`);
+        const get = await raw(`GET /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
+        expect(bodyOf(get)).toBe(JSON.stringify(buildCatalog(t.db, key, page === '' ? undefined : 'acme.com')));
+        if (first === 'HEAD') expect(opening).toBe(get.slice(0, get.indexOf('\r\n\r\n') + 4));
+        else expect(opening).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
+      }
+    }
+  });
+
   it('when the catalog is read again, then it is the kept answer, not one built again: a change that only a build would see is not seen', async () => {
     const a = account();
     const read = () => raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`).then(bodyOf);
@@ -209,7 +223,8 @@ describe('sendKept', () => {
     const app = express();
     app.get('/', (_req, res) => {
       res.type('text/plain');
-      sendKept(res, kept(db, 'plain', 'registry'), { a: 1 }, () => Buffer.from('{"a":1}'));
+      const pieces = [Buffer.from('{"a"'), Buffer.from(':1}')];
+      sendKept(res, kept(db, 'plain', 'registry'), { a: 1 }, () => ({ pieces, length: 7, join: () => Buffer.concat(pieces) }));
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
