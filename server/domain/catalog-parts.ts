@@ -11,6 +11,7 @@ export type Tokens = Map<string, Record<string, string>>;
 /** An account's logins as the catalog reads them: in listLogins' order, with their extra hosts and parsed sites. */
 export interface LoginsPart {
   logins: LoginRow[];
+  byId: Map<string, LoginRow>;
   extra: Map<string, string[]>;
   loginDomains: Map<string, Set<string>>;
   siteNames: Map<string, string | undefined>;
@@ -48,6 +49,7 @@ function readLogins(db: Db, accountId: string): LoginsPart {
   return {
     extra,
     logins,
+    byId: new Map(logins.map((l) => [l.id, l])),
     loginDomains: new Map(logins.map((l) => [l.id, domainsOf([l.website, ...(extra.get(l.id) ?? [])])])),
     siteNames: new Map(logins.map((l) => [l.id, l.website ? siteOf(l.website)?.siteName : undefined])),
   };
@@ -58,6 +60,24 @@ const utf8 = (text: string) => Buffer.from(text, 'utf8');
 /** listLogins' order: created_at, then label as SQLite's BINARY collation compares it (UTF-8 bytes). */
 function loginOrder(a: LoginRow, b: LoginRow): number {
   return a.created_at - b.created_at || Buffer.compare(utf8(a.label), utf8(b.label));
+}
+
+/** Where `login` goes in `logins`, which are in listLogins' order: the first place whose row does not come before it. */
+function placeOf(logins: LoginRow[], login: LoginRow): number {
+  let low = 0;
+  let high = logins.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (loginOrder(logins[mid]!, login) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The place of the row `login` in `logins`, found by its order, or -1. */
+export function positionOf(logins: LoginRow[], login: LoginRow): number {
+  const at = placeOf(logins, login);
+  return logins[at] === login ? at : logins.indexOf(login);
 }
 
 /**
@@ -104,11 +124,14 @@ export function changedSince(part: object, since: number, into: Set<string>): bo
 
 /** The part with the changed logins read again, one by one; the others stay as they were. */
 function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: string[]): LoginsPart {
-  const ids = new Set(changed);
-  const { logins, extra, loginDomains, siteNames } = kept;
-  let left = 0;
-  for (const l of logins) if (!ids.has(l.id)) logins[left++] = l;
-  logins.length = left;
+  const { logins, byId, extra, loginDomains, siteNames } = kept;
+  for (const id of changed) {
+    const old = byId.get(id);
+    if (old === undefined) continue;
+    byId.delete(id);
+    const at = positionOf(logins, old);
+    if (at >= 0) logins.splice(at, 1);
+  }
   for (const id of changed) {
     extra.delete(id);
     loginDomains.delete(id);
@@ -119,14 +142,8 @@ function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: stri
     if (now.extra.length > 0) extra.set(id, now.extra);
     loginDomains.set(id, domainsOf([login.website, ...now.extra]));
     siteNames.set(id, login.website ? siteOf(login.website)?.siteName : undefined);
-    let low = 0;
-    let high = logins.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (loginOrder(logins[mid]!, login) < 0) low = mid + 1;
-      else high = mid;
-    }
-    logins.splice(low, 0, login);
+    byId.set(id, login);
+    logins.splice(placeOf(logins, login), 0, login);
   }
   recordChange(logins, changed);
   return kept;

@@ -3,7 +3,7 @@ import { listLogins, type LoginRow } from '../store/logins.js';
 import type { AddressRow } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
-import { accountData, changedSince, historyOf, type Tokens } from './catalog-parts.js';
+import { accountData, changedSince, historyOf, positionOf, type Tokens } from './catalog-parts.js';
 import { layOut, listJsonOf, ListJsonWriter, type ListJson } from './catalog-json.js';
 import { IDENTITY_FIELDS, PHONE_TOKENS, tokenFieldsOfIdentityField } from './profile-fields.js';
 import { parsePage, type PageSite } from './sites.js';
@@ -72,11 +72,11 @@ interface BuiltList {
 }
 const builtLists = new WeakMap<LoginRow[], BuiltList>();
 
-function wholeList(all: LoginRow[], tokens: Tokens, entry: (l: LoginRow) => LoginEntry): LoginEntry[] {
+function wholeList(all: LoginRow[], byId: Map<string, LoginRow>, tokens: Tokens, entry: (l: LoginRow) => LoginEntry): LoginEntry[] {
   const kept = builtLists.get(all);
   const changed = new Set<string>();
   const since = kept && kept.tokens === tokens && changedSince(all, kept.loginsAt, changed) && changedSince(tokens, kept.tokensAt, changed);
-  let list = since ? (changed.size === 0 ? kept : merged(all, kept, changed, entry)) : undefined;
+  let list = since ? (changed.size === 0 ? kept : merged(all, byId, kept, changed, entry)) : undefined;
   if (!list) {
     const entries = all.map(entry);
     list = { entries, json: listJsonOf(entries) };
@@ -87,28 +87,46 @@ function wholeList(all: LoginRow[], tokens: Tokens, entry: (l: LoginRow) => Logi
   return entries;
 }
 
-/** The kept list with the changed logins built again, or undefined when the kept rows are not the part's, in its order. */
-function merged(all: LoginRow[], kept: BuiltList, changed: Set<string>, entry: (l: LoginRow) => LoginEntry): Pick<BuiltList, 'entries' | 'json'> | undefined {
+/**
+ * The kept list with the changed logins built again, or undefined when the kept rows are not the
+ * part's, in its order. The changed logins are found by their place, and the others by their row
+ * being the kept one: no row is looked into but those.
+ */
+function merged(all: LoginRow[], byId: Map<string, LoginRow>, kept: BuiltList, changed: Set<string>, entry: (l: LoginRow) => LoginEntry): Pick<BuiltList, 'entries' | 'json'> | undefined {
+  const fresh = new Set<number>();
+  for (const id of changed) {
+    const row = byId.get(id);
+    if (row === undefined) continue;
+    const at = positionOf(all, row);
+    if (at < 0) return undefined;
+    fresh.add(at);
+  }
+  // A kept row passed over must have left the part or changed: one still there as it was means the
+  // orders differ.
+  const gone = (row: LoginRow) => byId.get(row.id) !== row || changed.has(row.id);
   const entries: LoginEntry[] = [];
   const json = new ListJsonWriter(all.length);
   const { rows } = kept;
   let j = 0;
-  for (const l of all) {
-    while (j < rows.length && changed.has(rows[j]!.id)) j++;
-    if (changed.has(l.id)) {
-      const fresh = entry(l);
-      entries.push(fresh);
-      json.fresh(fresh);
-    } else if (rows[j] === l) {
-      entries.push(kept.entries[j]!);
-      json.carry(kept.json, j);
-      j++;
-    } else {
-      return undefined;
+  for (let i = 0; i < all.length; i++) {
+    const l = all[i]!;
+    if (fresh.has(i)) {
+      const built = entry(l);
+      entries.push(built);
+      json.fresh(built);
+      continue;
     }
+    while (j < rows.length && rows[j] !== l) {
+      if (!gone(rows[j]!)) return undefined;
+      j++;
+    }
+    if (j === rows.length) return undefined;
+    entries.push(kept.entries[j]!);
+    json.carry(kept.json, j);
+    j++;
   }
-  while (j < rows.length && changed.has(rows[j]!.id)) j++;
-  return j === rows.length ? { entries, json: json.done() } : undefined;
+  for (; j < rows.length; j++) if (!gone(rows[j]!)) return undefined;
+  return { entries, json: json.done() };
 }
 
 /**
@@ -164,7 +182,7 @@ function keptEntries<E extends object>(rows: { id: string }[], tokens: Tokens, b
  */
 export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) {
   const accountId = key.account_id;
-  const { tokens, cards, extra, logins: all, presence, addresses: addressRows, cardDomains, loginDomains, siteNames } = accountData(db, accountId);
+  const { tokens, cards, extra, logins: all, byId, presence, addresses: addressRows, cardDomains, loginDomains, siteNames } = accountData(db, accountId);
   const site: PageSite | null | undefined = page === undefined ? undefined : parsePage(page);
 
   let cardEntries;
@@ -191,7 +209,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
   let loginEntries: LoginEntry[];
   let relatedLogins: LoginEntry[] | undefined;
   if (page === undefined) {
-    loginEntries = allowed ? logins.map(entry) : wholeList(all, tokens, entry);
+    loginEntries = allowed ? logins.map(entry) : wholeList(all, byId, tokens, entry);
   } else if (!site) {
     loginEntries = [];
     relatedLogins = [];

@@ -70,17 +70,34 @@ function scopeVersion(db: Db, scope: string, generation: string): number {
   if (!known || known.generation !== generation) versions.set(db, (known = { generation, byScope: new Map() }));
   let version = known.byScope.get(scope);
   if (version === undefined) {
-    version = (stmt(db, 'SELECT version FROM data_scopes WHERE scope = ?').pluck().get(scope) as number | undefined) ?? 0;
-    known.byScope.set(scope, version);
+    const account = ACCOUNT_SCOPE.exec(scope)?.[1];
+    if (account === undefined) {
+      version = (stmt(db, 'SELECT version FROM data_scopes WHERE scope = ?').pluck().get(scope) as number | undefined) ?? 0;
+      known.byScope.set(scope, version);
+    } else {
+      // A read of an account's catalog looks at each of its scopes: they are read at once.
+      const all = accountScopes(account);
+      const found = new Map(stmt(db, `SELECT scope, version FROM data_scopes WHERE scope IN (${all.map(() => '?').join(', ')})`).raw(true).all(...all) as [string, number][]);
+      for (const s of all) known.byScope.set(s, found.get(s) ?? 0);
+      version = known.byScope.get(scope)!;
+    }
   }
   return version;
+}
+
+const PARTS = ['logins', 'cards', 'profile', 'tokens'] as const;
+const ACCOUNT_SCOPE = new RegExp(`^(?:account|${PARTS.join('|')}):(.+)$`, 's');
+
+/** An account's scope and the scopes of its parts. */
+function accountScopes(accountId: string): string[] {
+  return [scopes.account(accountId), ...PARTS.map((part) => scopes.part(part, accountId))];
 }
 
 /** The scopes the triggers of migration 0006-data-scopes raise; spelled here once for the readers. */
 export const scopes = {
   account: (accountId: string) => `account:${accountId}`,
   /** One part of an account's data, of which the catalog is built. */
-  part: (part: 'logins' | 'cards' | 'profile' | 'tokens', accountId: string) => `${part}:${accountId}`,
+  part: (part: (typeof PARTS)[number], accountId: string) => `${part}:${accountId}`,
   keys: 'keys',
   registry: 'registry',
 } as const;

@@ -128,8 +128,8 @@ function apply(dbs: { a: Db; b: Db }, accountId: string, otherId: string, o: Op,
 
 /** What of the kept data the catalog reads from the logins and tokens parts. */
 function keptParts(db: Db, accountId: string) {
-  const { tokens, logins, extra, loginDomains, siteNames } = accountData(db, accountId);
-  return { tokens, logins, extra, loginDomains, siteNames };
+  const { tokens, logins, byId, extra, loginDomains, siteNames } = accountData(db, accountId);
+  return { tokens, logins, byId, extra, loginDomains, siteNames };
 }
 
 describe('kept catalog parts', () => {
