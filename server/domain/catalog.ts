@@ -58,9 +58,9 @@ const builtEntries = new WeakMap<LoginRow, { sites: string[] | undefined; tokens
 /**
  * The whole list of an account's logins as last built, by the logins part's array it was built
  * from (kept and updated in place, domain/catalog-parts.ts): the rows in their order, their entries
- * and the list's JSON (domain/catalog-json.ts), and the revisions of the logins and tokens parts it was built at. After
- * those parts change, only the changed logins' entries are built again; the others are taken from
- * here in their order, without looking each up.
+ * and the list's JSON (domain/catalog-json.ts), and the revisions of the logins and tokens parts it
+ * was built at. After those parts change, only the changed logins' entries are built again; the
+ * others are taken from here in their order, without looking each up.
  */
 interface BuiltList {
   rows: LoginRow[];
