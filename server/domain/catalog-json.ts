@@ -114,19 +114,12 @@ export interface CatalogBody {
   addresses: object[];
 }
 
-/** An answer's bytes in pieces, with their length; `join` makes them one buffer, once. */
-export interface JsonPieces {
-  pieces: Buffer[];
-  length: number;
-  join(): Buffer;
-}
-
 /**
- * JSON.stringify(catalog) as UTF-8 bytes, in pieces. A laid-out list is kept, once the pieces are
- * joined, as its bytes in the joined answer, in one piece, which the next list made from it takes
- * its runs from.
+ * JSON.stringify(catalog) as UTF-8 bytes, in pieces, with their length; `join` makes them one
+ * buffer, once. A laid-out list is then kept as its bytes in the joined answer, in one piece, which
+ * the next list made from it takes its runs from.
  */
-export function catalogJson(catalog: CatalogBody): JsonPieces {
+export function catalogJson(catalog: CatalogBody) {
   const pieces: Buffer[] = [];
   let length = 0;
   const settled: [ListJson, number][] = [];

@@ -70,13 +70,14 @@ function scopeVersion(db: Db, scope: string, generation: string): number {
   if (!known || known.generation !== generation) versions.set(db, (known = { generation, byScope: new Map() }));
   let version = known.byScope.get(scope);
   if (version === undefined) {
-    const account = ACCOUNT_SCOPE.exec(scope)?.[1];
+    const account = PART_SCOPE.exec(scope)?.[1];
     if (account === undefined) {
       version = (stmt(db, 'SELECT version FROM data_scopes WHERE scope = ?').pluck().get(scope) as number | undefined) ?? 0;
       known.byScope.set(scope, version);
     } else {
-      // A read of an account's catalog looks at each of its scopes: they are read at once.
-      const all = accountScopes(account);
+      // A catalog built again looks at each part of its account: they are read at once. The
+      // account's own scope is read alone, as a kept answer still good needs nothing more.
+      const all = PARTS.map((part) => scopes.part(part, account));
       const found = new Map(stmt(db, `SELECT scope, version FROM data_scopes WHERE scope IN (${all.map(() => '?').join(', ')})`).raw(true).all(...all) as [string, number][]);
       for (const s of all) known.byScope.set(s, found.get(s) ?? 0);
       version = known.byScope.get(scope)!;
@@ -86,12 +87,7 @@ function scopeVersion(db: Db, scope: string, generation: string): number {
 }
 
 const PARTS = ['logins', 'cards', 'profile', 'tokens'] as const;
-const ACCOUNT_SCOPE = new RegExp(`^(?:account|${PARTS.join('|')}):(.+)$`, 's');
-
-/** An account's scope and the scopes of its parts. */
-function accountScopes(accountId: string): string[] {
-  return [scopes.account(accountId), ...PARTS.map((part) => scopes.part(part, accountId))];
-}
+const PART_SCOPE = new RegExp(`^(?:${PARTS.join('|')}):(.+)$`, 's');
 
 /** The scopes the triggers of migration 0006-data-scopes raise; spelled here once for the readers. */
 export const scopes = {
