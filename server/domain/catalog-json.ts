@@ -3,7 +3,7 @@
  * address entries are never changed once built, domain/catalog.ts). The whole list of an account's
  * logins is kept as the bytes it has in the last answer, with where each entry ends: after a change
  * to a few logins, the entries left as they were are taken from there as a few runs of bytes, not
- * one by one, and the answer is joined from a handful of pieces.
+ * one by one, and the answer is written in a handful of pieces.
  */
 
 /** Each entry's JSON after a comma: the first of a list drops its comma (a view, not a copy). */
