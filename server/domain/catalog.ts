@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
-import { listLogins, type LoginRow } from '../store/logins.js';
+import { extraSitesOf, listLogins, type LoginRow } from '../store/logins.js';
+import { tokensOf } from '../store/tokens.js';
 import type { AddressRow } from '../store/profile.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
@@ -39,6 +40,11 @@ export function loginEntry(login: LoginRow, extraSites: string[], tokens: Record
     if (tokens[field] !== undefined && (field !== 'totp' || entry.hasTotp)) entry.tokens[field] = tokens[field]!;
   }
   return entry;
+}
+
+/** One stored login's entry, read from the store as it is now. */
+export function loginEntryOf(db: Db, login: LoginRow): LoginEntry {
+  return loginEntry(login, extraSitesOf(db, login.id), tokensOf(db, 'login', login.id));
 }
 
 /** The logins a key may see: all of the account's, or a scoped key's own list. */

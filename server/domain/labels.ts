@@ -1,16 +1,20 @@
 /**
  * Login labels (sections 2.7, 8.4): the site name's label, then `<name>2` up to `<name><max>`.
  * Labels are shared by every site with the same name (acme.com and acme.co.uk both start at
- * `acme`), so the taken set is the account's whole set of labels. A label never exceeds 32
+ * `acme`), so a label is taken by any login of the account that holds it. A label never exceeds 32
  * characters: a long name is shortened to make room for its number.
  */
 export const LABEL_MAX_LENGTH = 32;
 
-export function allocateLabel(taken: Set<string>, base: string, max: number): string | null {
+/**
+ * The first free label of `base`, asking `taken` of each in turn: a label is looked up by itself,
+ * so the cost is that of the labels of one site name tried, not of the account's whole set.
+ */
+export function allocateLabel(taken: (label: string) => boolean, base: string, max: number): string | null {
   for (let n = 1; n <= max; n++) {
     const suffix = n === 1 ? '' : String(n);
     const label = base.slice(0, LABEL_MAX_LENGTH - suffix.length) + suffix;
-    if (!taken.has(label)) return label;
+    if (!taken(label)) return label;
   }
   return null;
 }

@@ -5,16 +5,14 @@ import { getAccount } from '../store/accounts.js';
 import { addKeyLogin, getKey, keyLoginIds } from '../store/keys.js';
 import {
   countLogins,
-  extraSitesByLogin,
   getLogin,
   getLoginByLabel,
   insertLogin,
-  labelsInUse,
+  labelTaken,
   readUsername,
   setPassword,
   setUsername,
 } from '../store/logins.js';
-import { tokensOf } from '../store/tokens.js';
 import * as requests from '../store/signup-requests.js';
 import { countPreapprovedSignup, getPreapproval } from '../store/preapprovals.js';
 import { closeSignupLinks } from '../store/links.js';
@@ -25,7 +23,7 @@ import { allocateLabel } from './labels.js';
 import { generatePassword } from './passwords.js';
 import { passwordLength, policyOf, readPasswordRules, type PasswordPolicy, type PasswordRules } from './password-policy.js';
 import { registrableWebsite, siteLabel } from './sites.js';
-import { loginEntry, type LoginEntry } from './catalog.js';
+import { loginEntryOf, type LoginEntry } from './catalog.js';
 
 /**
  * The signup workflow (sections 2.5, 3, 4.6, 4.7, 8.3, 8.4). Every limit is read from the document
@@ -183,7 +181,7 @@ function approve(deps: SignupDeps, request: requests.SignupRequestRow, options: 
   };
 
   if (countLogins(db, accountId) >= value(deps, 'logins-per-account', plan)) return failed('logins-per-account');
-  const label = allocateLabel(labelsInUse(db, accountId), siteLabel(request.website), value(deps, 'labels-per-site-name', plan));
+  const label = allocateLabel((l) => labelTaken(db, accountId, l), siteLabel(request.website), value(deps, 'labels-per-site-name', plan));
   if (label === null) return failed('labels-per-site-name');
   if (key?.scoped === 1) {
     const list = deps.contract.limit('scoped-key-login-list');
@@ -226,7 +224,7 @@ export function pollSignupRequest(deps: SignupDeps, key: FilingKey, id: string):
   if (!login || !inScope(db, key, login.id)) throw new ApiError(403, 'scope_denied', "The approved login is no longer in this key's scope.");
   return {
     status,
-    login: loginEntry(login, extraSitesByLogin(db, row.account_id).get(login.id) ?? [], tokensOf(db, 'login', login.id)),
+    login: loginEntryOf(db, login),
     passwordPolicy: JSON.parse(row.password_policy!) as PasswordPolicy,
     passwordOwnerManaged: login.password_owner_managed === 1,
   };
@@ -291,8 +289,7 @@ function changeableLogin(deps: SignupDeps, key: FilingKey, label: string) {
 }
 
 function entryOf(deps: SignupDeps, loginId: string): LoginEntry {
-  const login = getLogin(deps.db, loginId)!;
-  return loginEntry(login, extraSitesByLogin(deps.db, login.account_id).get(login.id) ?? [], tokensOf(deps.db, 'login', login.id));
+  return loginEntryOf(deps.db, getLogin(deps.db, loginId)!);
 }
 
 /** POST /v1/logins/username. The body has passed the document's validation. */

@@ -80,7 +80,12 @@ export function listLogins(db: Db, accountId: string): LoginRow[] {
 export function accountLogin(db: Db, accountId: string, id: string): { login: LoginRow; extra: string[] } | undefined {
   const login = stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ? AND account_id = ?`).get(id, accountId) as LoginRow | undefined;
   if (!login) return undefined;
-  return { login, extra: stmt(db, 'SELECT host FROM login_extra_sites WHERE login_id = ? ORDER BY host').pluck().all(id) as string[] };
+  return { login, extra: extraSitesOf(db, id) };
+}
+
+/** One login's extra sign-in hosts, in the order extraSitesByLogin gives them. */
+export function extraSitesOf(db: Db, loginId: string): string[] {
+  return stmt(db, 'SELECT host FROM login_extra_sites WHERE login_id = ? ORDER BY host').pluck().all(loginId) as string[];
 }
 
 export function getLoginByLabel(db: Db, accountId: string, label: string): LoginRow | undefined {
@@ -96,8 +101,9 @@ export function countLogins(db: Db, accountId: string): number {
   return (stmt(db, 'SELECT logins FROM login_counts WHERE account_id = ?').pluck().get(accountId) as number | undefined) ?? 0;
 }
 
-export function labelsInUse(db: Db, accountId: string): Set<string> {
-  return new Set((stmt(db, 'SELECT label FROM logins WHERE account_id = ?').all(accountId) as { label: string }[]).map((r) => r.label));
+/** Whether the account has a login with this label: one look-up in the (account_id, label) index. */
+export function labelTaken(db: Db, accountId: string, label: string): boolean {
+  return stmt(db, 'SELECT 1 FROM logins WHERE account_id = ? AND label = ?').pluck().get(accountId, label) !== undefined;
 }
 
 /** login id → extra sign-in hosts, for the whole account in one query. */
