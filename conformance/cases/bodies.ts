@@ -2,9 +2,11 @@ import type { ApiDocument } from '../runner/document.js';
 import { defineCase, type Case, type CaseNeeds } from '../runner/case.js';
 import type { CallOptions, CaseContext } from '../runner/context.js';
 import { fileSignup, sampleRequest, signupSetup } from './support.js';
-import { http, reference, type Basis } from '../runner/basis.js';
+import { http, reference, spec, together, type ReferenceBasis } from '../runner/basis.js';
+import { codeOf } from '../runner/exchange.js';
+import type { SpecRequirementId } from '../requirements/index.js';
+import { againstControl } from './refusals.js';
 
-const NOT_JSON = http('RFC 8259 §8.1: JSON text exchanged between systems is UTF-8; section 7.1 answers a body that is not JSON with 400');
 const SURROGATE = reference('RFC 8259 §8.2 leaves a lone surrogate escape to the parser; the document has the reference refuse it.');
 const DEPTH_LIMIT = reference('RFC 8259 §9 lets a parser bound nesting; the bound of 64 levels (`body-nesting-depth`) is the reference\'s.');
 const LINK_CAP = reference('Section 4.11 gives the links no body cap; 1 KB (`link-decision-body`) is the reference\'s.');
@@ -17,6 +19,14 @@ const LINK_CAP = reference('Section 4.11 gives the links no body cap; 1 KB (`lin
  */
 
 const DEPTH = 'body-nesting-depth';
+
+/** The requirement that answers a body that is not JSON, by operation (the links' answers are not shown). */
+const NOT_JSON: Record<string, SpecRequirementId> = {
+  submitRecipe: 'submit-not-json-invalid-recipe',
+  fileSignupRequest: 'code-bad-request',
+  setLoginUsername: 'code-bad-request',
+  rotateLoginPassword: 'code-bad-request',
+};
 const LINK_BODY = 'link-decision-body';
 
 /** How a case reaches an operation's body: the credential it needs, and what that costs to get. */
@@ -60,7 +70,12 @@ function bodyRuleCases(doc: ApiDocument): Case[] {
   return operations.flatMap((operationId) => {
     const { needs, reach } = target(operationId);
     const code = doc.operation(operationId).raw['x-validation-error-code'] as string;
-    const refused = (id: string, title: string, basis: Basis, body: (ctx: CaseContext) => string | Buffer, pointer = '#/info/description') =>
+    // The control: the same body without the flaw, on a link of its own (a decision uses a link up), is not refused as this one is.
+    const control = async (ctx: CaseContext) => {
+      const options = await reach(ctx);
+      await againstControl(ctx, 'the same body, its extra member plain JSON', () => ctx.call(operationId, { ...options, body: withMember(ctx, operationId, '"ex"') }), (ex) => !(ex.response.status === 400 && codeOf(ex.response) === code), 'a deployment that reads the documented example of this operation');
+    };
+    const refused = (id: string, title: string, basis: ReferenceBasis, body: (ctx: CaseContext) => string | Buffer, pointer = '#/info/description') =>
       defineCase({
         id: `${operationId}/${id}`,
         title,
@@ -69,16 +84,29 @@ function bodyRuleCases(doc: ApiDocument): Case[] {
         needs,
         costs: {},
         async run(ctx) {
+          await control(ctx);
           const options = await reach(ctx);
-          const ex = await ctx.call(operationId, { ...options, body: body(ctx) });
-          ctx.expectError(ex, code, { status: 400, pointer });
+          ctx.expectError(await ctx.call(operationId, { ...options, body: body(ctx) }), code, { ...basis, status: 400, pointer });
         },
       });
     return [
       // Valid JSON but for two bytes that are not UTF-8 inside a string: `"extra":"ex<FF><FE>"`.
-      refused('body-not-utf8', 'Refuses a body that is not valid UTF-8', NOT_JSON, (ctx) => {
-        const [before, after] = withMember(ctx, operationId, '"ex@@"').split('@@') as [string, string];
-        return Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]);
+      defineCase({
+        id: `${operationId}/body-not-utf8`,
+        title: 'Refuses a body that is not valid UTF-8',
+        requirements: NOT_JSON[operationId] ? ['http-json-is-utf8', NOT_JSON[operationId]!] : ['http-json-is-utf8'],
+        needs,
+        costs: {},
+        async run(ctx) {
+          await control(ctx);
+          const options = await reach(ctx);
+          const [before, after] = withMember(ctx, operationId, '"ex@@"').split('@@') as [string, string];
+          const ex = await ctx.call(operationId, { ...options, body: Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]) });
+          const own = NOT_JSON[operationId];
+          // Section 4.11 shows no answer of the links: any refusal; the operation's 400 code is the reference's.
+          if (own) ctx.expectError(ex, code, { ...together(http('http-json-is-utf8'), spec(own)), status: 400 });
+          else ctx.expectRefused(ex, code, reference('Section 4.11 shows no answer of the links; the reference refuses a body that is not JSON with 400 `bad_request`.'), { ...http('http-json-is-utf8'), status: 400 });
+        },
       }),
       refused('body-lone-surrogate', 'Refuses a string escaping half of a surrogate pair', SURROGATE, (ctx) => withMember(ctx, operationId, '"\\ud800"')),
       refused('body-nested-too-deep', 'Refuses a body nested deeper than the bound', DEPTH_LIMIT, (ctx) => withMember(ctx, operationId, nested(ctx.limits.value(DEPTH))), `#/x-limits/${DEPTH}`),
@@ -98,7 +126,7 @@ function boundaryCases(): Case[] {
       async run(ctx) {
         const { key } = await signupSetup(ctx);
         const body = `{"website":"${ctx.site()}","email":"${ctx.email()}","extra":${nested(ctx.limits.value(DEPTH) - 1)}}`;
-        ctx.expectStatus(await ctx.call('fileSignupRequest', { key, body }), 202, { pointer: `#/x-limits/${DEPTH}` });
+        ctx.expectStatus(await ctx.call('fileSignupRequest', { key, body }), 202, { ...DEPTH_LIMIT, pointer: `#/x-limits/${DEPTH}` });
       },
     }),
     ...(['decidePurchaseApproval', 'decideSignupApproval'] as const).flatMap((operationId) => {
@@ -116,7 +144,7 @@ function boundaryCases(): Case[] {
             const cap = ctx.limits.value(LINK_BODY);
             for (const chunked of [false, true]) {
               const ex = await ctx.call(operationId, { ...options, body: padded({ decision: 'deny' }, cap + 1), chunked });
-              ctx.expectError(ex, 'bad_request', { status: 413, pointer: ctx.limits.pointer(LINK_BODY) });
+              ctx.expectError(ex, 'bad_request', { ...LINK_CAP, status: 413, pointer: ctx.limits.pointer(LINK_BODY) });
             }
           },
         }),
@@ -130,7 +158,7 @@ function boundaryCases(): Case[] {
           async run(ctx) {
             const options = await reach(ctx);
             const ex = await ctx.call(operationId, { ...options, body: padded({ decision: 'deny' }, ctx.limits.value(LINK_BODY)), chunked: true });
-            ctx.expectStatus(ex, 200, { pointer: ctx.limits.pointer(LINK_BODY) });
+            ctx.expectStatus(ex, 200, { ...LINK_CAP, pointer: ctx.limits.pointer(LINK_BODY) });
           },
         }),
       ];

@@ -1,6 +1,6 @@
 import type { CaseContext } from '../runner/context.js';
 import type { Exchange } from '../runner/exchange.js';
-import type { Source } from '../runner/outcome.js';
+import type { Rule } from '../runner/basis.js';
 import { sameMeaning } from '../runner/header-values.js';
 
 /**
@@ -9,11 +9,11 @@ import { sameMeaning } from '../runner/header-values.js';
  * judgement still sees the exact set through the document's own header checks.
  */
 
-export function expectCacheControl(ctx: CaseContext, ex: Exchange, value: string, what: string, where: Partial<Source>): void {
+export function expectCacheControl(ctx: CaseContext, ex: Exchange, value: string, what: string, where: Rule): void {
   const got = ex.response.headers['cache-control'];
   ctx.check(got !== undefined && sameMeaning('cache-control', value, got, 'holds'), `Cache-Control: ${value} ${what}`, `Cache-Control: ${got ?? '(none)'}`, where, ex);
 }
 
-export function expectNoStore(ctx: CaseContext, ex: Exchange, what: string, where: Partial<Source>): void {
+export function expectNoStore(ctx: CaseContext, ex: Exchange, what: string, where: Rule): void {
   expectCacheControl(ctx, ex, 'no-store', what, where);
 }

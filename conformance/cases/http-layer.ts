@@ -40,8 +40,8 @@ function headOverCap(doc: ApiDocument): Case[] {
           const cap = ctx.limits.value('request-header-size');
           const head = `${requestLine(ctx, op.operationId)}X-Padding: ${'a'.repeat(cap)}\r\nConnection: close\r\n\r\n`;
           const ex = await ctx.raw(op.operationId, head);
-          ctx.expectError(ex, 'bad_request', { status: 431, pointer: ctx.limits.pointer('request-header-size') });
-          expectNoStore(ctx, ex, 'on an answer of the HTTP layer', { pointer: '#/info/description' });
+          ctx.expectError(ex, 'bad_request', { ...OVERSIZED, status: 431, pointer: ctx.limits.pointer('request-header-size') });
+          expectNoStore(ctx, ex, 'on an answer of the HTTP layer', { ...OVERSIZED, pointer: '#/info/description' });
         },
       }),
     );
@@ -61,8 +61,8 @@ function slowHead(doc: ApiDocument): Case {
       // One stalled connection per operation at once, so the deployment's timeout is waited out once.
       const exchanges = await Promise.all(operations.map((operationId) => stalled(ctx, operationId)));
       for (const ex of exchanges) {
-        ctx.expectError(ex, 'bad_request', { status: 408, pointer: ctx.limits.pointer('request-headers-timeout') });
-        expectNoStore(ctx, ex, 'on an answer of the HTTP layer', { pointer: '#/info/description' });
+        ctx.expectError(ex, 'bad_request', { ...STALLED, status: 408, pointer: ctx.limits.pointer('request-headers-timeout') });
+        expectNoStore(ctx, ex, 'on an answer of the HTTP layer', { ...STALLED, pointer: '#/info/description' });
       }
       ctx.step(`${exchanges.length} stalled request heads, one per operation, each answered 408`);
     },
@@ -77,7 +77,7 @@ async function stalled(ctx: CaseContext, operationId: string) {
   try {
     return await ctx.raw(operationId, requestLine(ctx, operationId));
   } catch (e) {
-    if (e instanceof RunnerError && e.kind === 'network') ctx.fail('408 bad_request', `no answer: ${e.message}`, { pointer: ctx.limits.pointer('request-headers-timeout') });
+    if (e instanceof RunnerError && e.kind === 'network') ctx.fail('408 bad_request', `no answer: ${e.message}`, { ...STALLED, pointer: ctx.limits.pointer('request-headers-timeout') });
     throw e;
   }
 }

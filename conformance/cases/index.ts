@@ -6,7 +6,10 @@ import { authCases } from './auth.js';
 import { authSchemeCases } from './auth-scheme.js';
 import { catalogCases } from './catalog.js';
 import { catalogLimitCases } from './catalog-limits.js';
-import { recipeCases } from './recipes.js';
+import { recipeReadCases } from './recipes-read.js';
+import { recipeContributionCases } from './recipes-contribute.js';
+import { recipeRefusalCases } from './recipes-refused.js';
+import { recipeSubmissionCases } from './recipes-submissions.js';
 import { recipePrecedenceCases } from './recipes-precedence.js';
 import { storedMemberCases } from './stored-members.js';
 import { linkCases } from './links.js';
@@ -28,7 +31,7 @@ import { webhookCases } from './webhooks.js';
 
 /** The whole catalogue, in the order CASES.md lists it. Cases generated per operation read the document. */
 export function catalogue(doc: ApiDocument): Case[] {
-  return [...authCases(doc), ...authSchemeCases(), ...catalogCases(), ...catalogLimitCases(), ...recipeCases(), ...recipePrecedenceCases(), ...storedMemberCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupCharacterCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases(), ...signupBudgetCases(), ...webhookCases()];
+  return [...authCases(doc), ...authSchemeCases(), ...catalogCases(), ...catalogLimitCases(), ...recipeReadCases(), ...recipeContributionCases(), ...recipeRefusalCases(), ...recipeSubmissionCases(), ...recipePrecedenceCases(), ...storedMemberCases(), ...linkCases(), ...retiredCases(), ...proxyCases(), ...httpLayerCases(doc), ...bodyCases(doc), ...signupFilingCases(), ...signupCharacterCases(), ...signupPollingCases(), ...signupPolicyCases(), ...signupPreapprovalCases(), ...signupCeilingCases(), ...loginUsernameCases(), ...loginPasswordCases(), ...loginWriteCases(), ...signupBudgetCases(), ...webhookCases()];
 }
 
 /** The catalogue as the runner takes it. */

@@ -10,7 +10,7 @@ const NOT_JSON = 'Section 7.1 gives `bad_request` for a body that is not JSON; a
 export const MISSING_WEBSITE: Reading = {
   id: 'missing-website',
   request: 'a signup filing without `website`',
-  sections: ['4.6', '7.1'],
+  requirement: 'filing-website-registrable',
   sides: [
     { status: 400, code: 'bad_request', because: NOT_JSON },
     { status: 400, code: 'invalid_website', because: 'Section 7.1 gives `invalid_website` for "Not a registrable domain", and a missing website is none' },
@@ -22,7 +22,7 @@ export const MISSING_WEBSITE: Reading = {
 export const MISSING_EMAIL: Reading = {
   id: 'missing-email',
   request: 'a signup filing without `email`',
-  sections: ['4.6', '7.1'],
+  requirement: 'filing-email-shape',
   sides: [
     { status: 400, code: 'bad_request', because: NOT_JSON },
     { status: 400, code: 'invalid_email', because: 'Section 7.1 gives `invalid_email` for "Not one address of 4 to 254 characters", and a missing email is none' },
@@ -34,7 +34,7 @@ export const MISSING_EMAIL: Reading = {
 export const MISSING_USERNAME: Reading = {
   id: 'missing-username',
   request: 'a username write without `username`',
-  sections: ['4.8', '7.1'],
+  requirement: 'username-body',
   sides: [
     { status: 400, code: 'bad_request', because: NOT_JSON },
     { status: 400, code: 'invalid_username', because: 'Section 7.1 gives `invalid_username` for "Under 4 characters", and a missing username has none' },
@@ -46,7 +46,7 @@ export const MISSING_USERNAME: Reading = {
 export const MISSING_LABEL_USERNAME: Reading = {
   id: 'missing-label-username',
   request: 'a username write without `label`',
-  sections: ['4.8', '7.1'],
+  requirement: 'username-body',
   sides: [
     { status: 400, code: 'bad_request', because: NOT_JSON },
     { status: 404, code: 'not_found', because: 'Section 4.8 rule 2 answers "an unknown label" with 404 `not_found`, and a missing label names no login' },
@@ -58,7 +58,7 @@ export const MISSING_LABEL_USERNAME: Reading = {
 export const MISSING_LABEL_PASSWORD: Reading = {
   id: 'missing-label-password',
   request: 'a password rotation without `label`',
-  sections: ['4.9', '7.1'],
+  requirement: 'rotate-only-creator-in-window',
   sides: [
     { status: 400, code: 'bad_request', because: NOT_JSON },
     { status: 409, code: 'not_rotatable', because: 'Section 4.9 answers "every other case, including an unknown label" with 409 `not_rotatable`, and a missing label names no login' },

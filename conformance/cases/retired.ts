@@ -1,4 +1,4 @@
-import { reference } from '../runner/basis.js';
+import { reference, spec } from '../runner/basis.js';
 import { expectNoStore } from './headers.js';
 import { defineCase, type Case } from '../runner/case.js';
 
@@ -8,7 +8,7 @@ export function retiredCases(): Case[] {
     defineCase({
       id: 'createLogin/gone-whatever-is-sent',
       title: 'Answers 410 signup_requires_approval to any key and body',
-      sections: ['4.10', '7.1'],
+      requirements: ['retired-answers-410'],
       needs: {},
       costs: {},
       async run(ctx) {
@@ -21,20 +21,20 @@ export function retiredCases(): Case[] {
         ];
         for (const { what, options } of variants) {
           const ex = await ctx.call('createLogin', options);
-          ctx.expectError(ex, 'signup_requires_approval', { sections: ['4.10'] });
-          expectNoStore(ctx, ex, `with ${what}`, { basis: reference('Section 4.10 says only that the retired path answers 410; it takes no API key, so section 5 item 4 does not ask `no-store` of it.') });
+          ctx.expectError(ex, 'signup_requires_approval', spec('retired-answers-410'));
+          expectNoStore(ctx, ex, `with ${what}`, reference('Section 4.10 says only that the retired path answers 410; it takes no API key, so section 5 item 4 does not ask `no-store` of it.'));
         }
       },
     }),
     defineCase({
       id: 'createLogin/gone-for-a-valid-key',
       title: 'Answers 410 to a valid key with signup permission too',
-      sections: ['4.10'],
+      requirements: ['retired-answers-410'],
       needs: { keys: ['signupKey'] },
       costs: {},
       async run(ctx) {
         const ex = await ctx.call('createLogin', { key: await ctx.key('signupKey'), json: { website: ctx.site(), email: ctx.email() } });
-        ctx.expectError(ex, 'signup_requires_approval');
+        ctx.expectError(ex, 'signup_requires_approval', spec('retired-answers-410'));
       },
     }),
   ];

@@ -3,6 +3,7 @@ import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import { decideSignup, pollBody, signupSetup } from './support.js';
 import { BUDGET, WRITES, approvalFails, fileExpecting, filePending } from './signup-steps.js';
+import { spec } from '../runner/basis.js';
 
 /**
  * Sections 3, 4.5, 8.3 and 9: the account's credential-change budget, 25 per 24-hour window
@@ -11,7 +12,7 @@ import { BUDGET, WRITES, approvalFails, fileExpecting, filePending } from './sig
  * When it is spent, writes answer `daily_limit` (no Retry-After) and approvals stay pending.
  */
 
-const where = { pointer: `#/x-limits/${BUDGET}`, sections: ['8.3', '4.5', '3'] };
+const where = { ...spec('credential-budget', 'username-password-charge-budget', 'signup-approval-charges-budget'), pointer: `#/x-limits/${BUDGET}` };
 /** Writes kept free on the last spending key for the checks after the budget is spent. */
 const RESERVE = 3;
 
@@ -68,7 +69,7 @@ async function uncharged(ctx: CaseContext) {
   const { account, key } = await signupSetup(ctx);
   const [site, email] = [ctx.site(), ctx.email()];
   await account.preapprove([site], email);
-  const pre = await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for a pre-approved site');
+  const pre = await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for a pre-approved site', spec('signup-preapproved-at-once'));
   const label = (await pollBody(ctx, key, pre.requestId)).login.label as string;
   return { account, key, site, email, label };
 }
@@ -83,7 +84,7 @@ export function signupBudgetCases(): Case[] {
     defineCase({
       id: 'rotateLoginPassword/credential-budget',
       title: 'Allows an account 25 credential changes, then daily_limit',
-      sections: ['8.3', '4.5', '3', '4.8', '4.9', '9'],
+      requirements: ['credential-budget', 'username-password-charge-budget', 'signup-approval-charges-budget', 'filing-does-not-charge-budget', 'signup-preapproved-at-once', 'username-recorded-once', 'deployment-defaults'],
       needs: { driver: ['preapproveSites'] },
       costs: { spends: "an account's credential changes for 24 hours" },
       async run(ctx) {
@@ -97,16 +98,16 @@ export function signupBudgetCases(): Case[] {
         await approvalFails(ctx, account, key, waiting.requestId, 'daily_limit');
         await filePending(ctx, key);
         ctx.step('filing a pending request still passes');
-        await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for a pre-approved signup with the budget spent');
+        await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for a pre-approved signup with the budget spent', spec('signup-preapproved-at-once'));
         const same = await ctx.call('setLoginUsername', { key: last.key, json: { label: last.label, username: last.username } });
-        ctx.expectStatus(same, 200, { sections: ['4.8', '4.5'] });
+        ctx.expectStatus(same, 200, spec('username-recorded-once'));
         ctx.step('the identical username again still succeeds');
       },
     }),
     defineCase({
       id: 'rotateLoginPassword/credential-budget-window',
       title: 'Resets the credential changes 24 hours after the first one',
-      sections: ['8.3', '4.5', '3', '9'],
+      requirements: ['credential-budget', 'refused-records-nothing'],
       needs: { driver: ['preapproveSites'], manualClock: true },
       costs: { spends: "an account's credential changes for 24 hours" },
       async run(ctx) {
@@ -140,7 +141,7 @@ export function signupBudgetCases(): Case[] {
         // change window still lets the key change it, shows the refusal recorded nothing.
         const inChangeWindow = (await ctx.clock.now()) < created + ctx.limits.value('login-change-window') * 1000;
         const second = inChangeWindow ? label : (approved.login.label as string);
-        ctx.expectStatus(await ctx.call('setLoginUsername', { key, json: { label: second, username: `shopper.${ctx.unique('u')}` } }), 200, where);
+        ctx.expectStatus(await ctx.call('setLoginUsername', { key, json: { label: second, username: `shopper.${ctx.unique('u')}` } }), 200, spec('credential-budget', 'refused-records-nothing'));
         ctx.step(`24 hours after the first change: a second change passes${inChangeWindow ? ', a username other than the refused one' : ''}`);
       },
     }),

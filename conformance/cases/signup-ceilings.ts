@@ -4,6 +4,7 @@ import type { Account } from '../runner/account.js';
 import { NotRun, RunnerError } from '../runner/outcome.js';
 import { decideSignup, pollBody, signupSetup } from './support.js';
 import { PENDING, SUFFIXES, WRITES, approvalFails, approvedLogin, fileExpecting, filePending, fileRefused, saveLogins } from './signup-steps.js';
+import { spec, type Basis, type Rule } from '../runner/basis.js';
 
 /**
  * Sections 3, 4.6 and 8.4: the ceilings a signup meets. At filing: 500 logins (403, no request)
@@ -16,7 +17,7 @@ const LOGINS = 'logins-per-account';
 const LABELS = 'labels-per-site-name';
 const SCOPE_LIST = 'scoped-key-login-list';
 
-const at = (id: string, ...sections: string[]) => ({ pointer: `#/x-limits/${id}`, sections });
+const at = (id: string, basis: Basis): Rule => ({ ...basis, pointer: `#/x-limits/${id}` });
 
 /**
  * Makes `count` logins through a key by pre-approved signups, moving the manual clock on when the
@@ -46,7 +47,7 @@ async function loginsThroughKey(ctx: CaseContext, account: Account, key: string,
   };
   for (let i = 0; i < count; i++) {
     await clear();
-    await fileExpecting(ctx, key, { website: sites[Math.floor(i / perSite)]!, email }, 'approved', `for pre-approved signup ${i + 1} of ${count}`);
+    await fileExpecting(ctx, key, { website: sites[Math.floor(i / perSite)]!, email }, 'approved', `for pre-approved signup ${i + 1} of ${count}`, spec('signup-preapproved-at-once'));
     inMinute++;
     inWindow++;
   }
@@ -60,7 +61,7 @@ export function signupCeilingCases(): Case[] {
     defineCase({
       id: 'fileSignupRequest/login-limit-at-500',
       title: 'Refuses filing at 500 logins; approval then stays pending',
-      sections: ['4.6', '8.4', '3', '7.1', '4.11'],
+      requirements: ['filing-login-limit', 'approval-rechecks-login-limit', 'logins-ceiling', 'refused-records-nothing', 'too-many-pending'],
       needs: { driver: ['preapproveSites'] },
       costs: { spends: "an account's 500 logins" },
       async run(ctx) {
@@ -72,28 +73,28 @@ export function signupCeilingCases(): Case[] {
         const fillers = await saveLogins(ctx, account, Array.from({ length: ceiling - 2 }, () => ctx.site()));
         const first = await filePending(ctx, key);
         await saveLogins(ctx, account, [ctx.site()]);
-        await fileExpecting(ctx, key, { website: site, email }, 'approved', `for a pre-approved site at ${ceiling - 1} logins`);
+        await fileExpecting(ctx, key, { website: site, email }, 'approved', `for a pre-approved site at ${ceiling - 1} logins`, spec('signup-preapproved-at-once'));
         ctx.step(`the account holds ${ceiling} logins`);
-        await fileRefused(ctx, key, { website: ctx.site(), email: ctx.email() }, 'login_limit', `a signup at ${ceiling} logins`);
-        await fileRefused(ctx, key, { website: site, email }, 'login_limit', `a pre-approved signup at ${ceiling} logins`);
+        await fileRefused(ctx, key, { website: ctx.site(), email: ctx.email() }, 'login_limit', `a signup at ${ceiling} logins`, at(LOGINS, spec('filing-login-limit')));
+        await fileRefused(ctx, key, { website: site, email }, 'login_limit', `a pre-approved signup at ${ceiling} logins`, at(LOGINS, spec('filing-login-limit')));
         await approvalFails(ctx, account, key, first.requestId, 'login_limit');
 
         await account.deleteLogin(fillers[0]!);
         ctx.step('the account holder deleted a login');
         // Had the refused pre-approved signup counted, the site would have no pre-approved signup left.
-        await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for the second pre-approved signup of the site');
+        await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for the second pre-approved signup of the site', spec('refused-records-nothing', 'filing-login-limit'));
         await account.deleteLogin(fillers[1]!);
         // Had the refused signup created a request, one fewer would fit before too_many_pending.
         for (let i = 1; i < pending; i++) await filePending(ctx, key);
-        await fileRefused(ctx, key, { website: ctx.site(), email: ctx.email() }, 'too_many_pending', `request ${pending + 1} awaiting a decision`);
+        await fileRefused(ctx, key, { website: ctx.site(), email: ctx.email() }, 'too_many_pending', `request ${pending + 1} awaiting a decision`, spec('too-many-pending', 'filing-login-limit'));
         await decideSignup(ctx, account, first.requestId, 'approve');
-        ctx.expectEqual((await pollBody(ctx, key, first.requestId)).status, 'approved', 'the poll once approval could complete', at(LOGINS, '3', '8.4'));
+        ctx.expectEqual((await pollBody(ctx, key, first.requestId)).status, 'approved', 'the poll once approval could complete', at(LOGINS, spec('approval-rechecks-login-limit')));
       },
     }),
     defineCase({
       id: 'decideSignupApproval/labels-exhausted-stay-pending',
       title: 'Keeps a request pending when its site name has no free label',
-      sections: ['8.4', '2.7', '3', '4.6', '4.11'],
+      requirements: ['labels-per-name', 'label-collision-numbering', 'signup-failed-approval-stays-pending', 'label-unavailable-hidden', 'preapproval-beyond-is-pending'],
       needs: { driver: ['preapproveSites'] },
       costs: { spends: 'the labels of a site name' },
       async run(ctx) {
@@ -104,25 +105,25 @@ export function signupCeilingCases(): Case[] {
         const [base] = await saveLogins(ctx, account, [`${name}.${SUFFIXES[0]}`]);
         const rest = await saveLogins(ctx, account, SUFFIXES.slice(1, max - 1).map((s) => `${name}.${s}`));
         const numbered = Array.from({ length: max - 2 }, (_, i) => `${base}${i + 2}`);
-        ctx.expectEqual([...rest].sort(), [...numbered].sort(), `the labels of ${max - 2} more sites named ${name}`, at(LABELS, '2.7', '8.4'));
+        ctx.expectEqual([...rest].sort(), [...numbered].sort(), `the labels of ${max - 2} more sites named ${name}`, at(LABELS, spec('label-collision-numbering')));
         const last = await approvedLogin(ctx, account, key, { website: `${name}.${SUFFIXES[max - 1]}` });
-        ctx.expectEqual(last.label, `${base}${max}`, 'the label of the last free slot', at(LABELS, '2.7', '8.4'), last.filed.exchange);
+        ctx.expectEqual(last.label, `${base}${max}`, 'the label of the last free slot', at(LABELS, spec('label-collision-numbering', 'labels-per-name')), last.filed.exchange);
 
         const [site, email] = [`${name}.${SUFFIXES[max]}`, ctx.email()];
         await account.preapprove([site], email);
-        const filed = await fileExpecting(ctx, key, { website: site, email }, 'pending', 'for a pre-approved site whose name has no free label');
+        const filed = await fileExpecting(ctx, key, { website: site, email }, 'pending', 'for a pre-approved site whose name has no free label', at(LABELS, spec('preapproval-beyond-is-pending', 'labels-per-name')));
         await approvalFails(ctx, account, key, filed.requestId, 'label_unavailable');
         await account.deleteLogin(`${base}7`);
         ctx.step(`the account holder deleted ${base}7`);
         await decideSignup(ctx, account, filed.requestId, 'approve');
         const polled = await pollBody(ctx, key, filed.requestId);
-        ctx.expectEqual([polled.status, polled.login?.label], ['approved', `${base}7`], 'the poll once a label was free [status, label]', at(LABELS, '2.7', '3'));
+        ctx.expectEqual([polled.status, polled.login?.label], ['approved', `${base}7`], 'the poll once a label was free [status, label]', at(LABELS, spec('labels-per-name', 'label-collision-numbering')));
       },
     }),
     defineCase({
       id: 'decideSignupApproval/scoped-list-over-200-full',
       title: "Counts a scoped key's list of over 200 entries as full",
-      sections: ['8.4', '5', '3', '4.11'],
+      requirements: ['scoped-list-ceiling', 'signup-failed-approval-stays-pending'],
       needs: { driver: true },
       costs: { spends: "a scoped key's login list" },
       async run(ctx) {
@@ -142,21 +143,21 @@ export function signupCeilingCases(): Case[] {
     defineCase({
       id: 'decideSignupApproval/scoped-list-fifty-added',
       title: 'Lets a scoped key add 50 logins to its list, then stays pending',
-      sections: ['8.4', '5', '3', '4.6', '4.11'],
+      requirements: ['scoped-key-adds-fifty', 'scoped-list-ceiling', 'signup-failed-approval-stays-pending'],
       needs: { driver: ['preapproveSites'], manualClock: true },
       costs: { spends: "a scoped key's own login list" },
       async run(ctx) {
         const added = ctx.limits.value(SCOPE_LIST);
         const { account, key } = await signupSetup(ctx, { scope: [] });
         const listed = await loginsThroughKey(ctx, account, key, added);
-        const filed = await fileExpecting(ctx, key, { website: listed.site, email: listed.email }, 'pending', `for a pre-approved site once the key added ${added} logins`);
+        const filed = await fileExpecting(ctx, key, { website: listed.site, email: listed.email }, 'pending', `for a pre-approved site once the key added ${added} logins`, at(SCOPE_LIST, spec('scoped-key-adds-fifty', 'preapproval-beyond-is-pending')));
         await approvalFails(ctx, account, key, filed.requestId, 'scope_full');
       },
     }),
     defineCase({
       id: 'fileSignupRequest/too-many-pending',
       title: 'Refuses a sixth pending request until one is decided',
-      sections: ['8.3', '4.6', '7.1', '3'],
+      requirements: ['too-many-pending', 'pending-five', 'too-many-pending-no-retry-after', 'account-budgets-shared', 'refused-records-nothing'],
       needs: { driver: true },
       costs: { spends: "the account's pending signup requests" },
       async run(ctx) {
@@ -166,17 +167,17 @@ export function signupCeilingCases(): Case[] {
         const filed = [];
         for (let i = 0; i < limit; i++) filed.push(await filePending(ctx, key));
         const beyond = () => ({ website: ctx.site(), email: ctx.email() });
-        await fileRefused(ctx, key, beyond(), 'too_many_pending', `request ${limit + 1}`);
-        await fileRefused(ctx, other, beyond(), 'too_many_pending', `request ${limit + 1} from another key of the account`);
+        await fileRefused(ctx, key, beyond(), 'too_many_pending', `request ${limit + 1}`, spec('too-many-pending', 'pending-five'));
+        await fileRefused(ctx, other, beyond(), 'too_many_pending', `request ${limit + 1} from another key of the account`, spec('pending-five', 'account-budgets-shared'));
         await decideSignup(ctx, account, filed[0]!.requestId, 'deny');
         await filePending(ctx, other);
         ctx.step('a denied request freed a slot; the refused ones took none');
-        await fileRefused(ctx, key, beyond(), 'too_many_pending', `request ${limit + 1} again`);
+        await fileRefused(ctx, key, beyond(), 'too_many_pending', `request ${limit + 1} again`, spec('pending-five', 'refused-records-nothing'));
         await decideSignup(ctx, account, filed[1]!.requestId, 'approve');
         await filePending(ctx, key);
         ctx.step('an approved request freed a slot');
-        await fileRefused(ctx, key, beyond(), 'too_many_pending', `request ${limit + 1} once more`);
-        ctx.expectEqual((await pollBody(ctx, key, filed[2]!.requestId)).status, 'pending', 'an earlier request, untouched', { sections: ['4.7'] });
+        await fileRefused(ctx, key, beyond(), 'too_many_pending', `request ${limit + 1} once more`, spec('pending-five'));
+        ctx.expectEqual((await pollBody(ctx, key, filed[2]!.requestId)).status, 'pending', 'an earlier request, untouched', spec('pending-five'));
       },
     }),
   ];

@@ -3,6 +3,7 @@ import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import { signupApproved, signupSetup } from './support.js';
 import { defaultPolicy, expectPolicy, lengthRange, safeSymbols, type PolicyExpectation } from './signup-steps.js';
+import { spec, type Rule } from '../runner/basis.js';
 
 /**
  * Sections 2.5 and 2.6: the password rule fields of a signup request, as the approved poll's
@@ -13,10 +14,10 @@ import { defaultPolicy, expectPolicy, lengthRange, safeSymbols, type PolicyExpec
 type Rules = Record<string, unknown>;
 
 /** Files each set of rules, approves it, and checks the policy the poll reports. */
-async function expectPolicies(ctx: CaseContext, account: Account, key: string, cases: [string, Rules, PolicyExpectation][]): Promise<void> {
+async function expectPolicies(ctx: CaseContext, account: Account, key: string, rule: Rule, cases: [string, Rules, PolicyExpectation][]): Promise<void> {
   for (const [what, rules, want] of cases) {
     const { polled, filed } = await signupApproved(ctx, account, key, rules);
-    expectPolicy(ctx, polled.passwordPolicy, want, `for ${what}`, filed.exchange);
+    expectPolicy(ctx, polled.passwordPolicy, want, `for ${what}`, rule, filed.exchange);
     ctx.step(`approved with ${what}: policy as expected`);
   }
 }
@@ -26,14 +27,14 @@ export function signupPolicyCases(): Case[] {
     defineCase({
       id: 'getSignupRequest/wrong-type-rule-fields-ignored',
       title: 'Ignores rule fields of the wrong type and applies the defaults',
-      sections: ['2.6', '2.5', '4.6'],
+      requirements: ['rule-fields-optional', 'signup-password-policy'],
       needs: { driver: true },
       costs: {},
       async run(ctx) {
         const { account, key } = await signupSetup(ctx);
         const [min] = lengthRange(ctx);
         const defaults = defaultPolicy(ctx);
-        await expectPolicies(ctx, account, key, [
+        await expectPolicies(ctx, account, key, spec('rule-fields-optional'), [
           ['rule fields given as strings', { minLength: String(min + 30), maxLength: String(min + 1), noSymbols: 'true', symbols: 7, noRepeats: 'yes' }, defaults],
           ['rule fields given as null, arrays and objects', { minLength: null, maxLength: [min], noSymbols: 1, symbols: ['!'], noRepeats: {} }, defaults],
         ]);
@@ -42,13 +43,13 @@ export function signupPolicyCases(): Case[] {
     defineCase({
       id: 'getSignupRequest/policy-without-symbols',
       title: 'Reports no symbol class and no symbolAlphabet with noSymbols',
-      sections: ['2.6', '2.5', '4.6'],
+      requirements: ['rule-no-symbols', 'signup-password-policy'],
       needs: { driver: true },
       costs: {},
       async run(ctx) {
         const { account, key } = await signupSetup(ctx);
         const defaults = defaultPolicy(ctx);
-        await expectPolicies(ctx, account, key, [
+        await expectPolicies(ctx, account, key, spec('rule-no-symbols'), [
           ['noSymbols true', { noSymbols: true }, { ...defaults, symbols: null }],
           ['noSymbols false', { noSymbols: false }, defaults],
         ]);
@@ -57,7 +58,7 @@ export function signupPolicyCases(): Case[] {
     defineCase({
       id: 'getSignupRequest/policy-narrowed-symbols',
       title: 'Narrows the symbols to the safe ones named, ignoring the rest',
-      sections: ['2.6', '2.5', '4.6'],
+      requirements: ['rule-symbols', 'signup-password-policy'],
       needs: { driver: true },
       costs: {},
       async run(ctx) {
@@ -65,7 +66,7 @@ export function signupPolicyCases(): Case[] {
         const safe = safeSymbols(ctx);
         const [a, b, c] = [safe[0]!, safe[2]!, safe.at(-1)!];
         const defaults = defaultPolicy(ctx);
-        await expectPolicies(ctx, account, key, [
+        await expectPolicies(ctx, account, key, spec('rule-symbols'), [
           [`symbols ${a}${b}${c} among unsafe ones`, { symbols: `${a}%z${b}^ ${c}~` }, { ...defaults, symbols: [a, b, c] }],
           [`symbols ${b} alone, twice`, { symbols: `${b}${b}` }, { ...defaults, symbols: [b] }],
         ]);
@@ -74,14 +75,14 @@ export function signupPolicyCases(): Case[] {
     defineCase({
       id: 'getSignupRequest/policy-length-range',
       title: 'Generates a password of a length within the rules and 12 to 64',
-      sections: ['2.6', '2.5', '8.7', '4.6'],
+      requirements: ['generated-password-length', 'signup-password-policy'],
       needs: { driver: true },
       costs: {},
       async run(ctx) {
         const { account, key } = await signupSetup(ctx);
         const [min, max] = lengthRange(ctx);
         const symbols = safeSymbols(ctx);
-        await expectPolicies(ctx, account, key, [
+        await expectPolicies(ctx, account, key, spec('generated-password-length'), [
           [`maxLength ${min}`, { maxLength: min }, { length: min, symbols }],
           [`minLength ${max}`, { minLength: max }, { length: max, symbols }],
           [`minLength ${min + 18} and maxLength ${min + 28}`, { minLength: min + 18, maxLength: min + 28 }, { length: [min + 18, min + 28], symbols }],

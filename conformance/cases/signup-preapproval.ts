@@ -4,6 +4,8 @@ import type { Account } from '../runner/account.js';
 import { NotRun } from '../runner/outcome.js';
 import { fileSignup, pollBody, signupSetup } from './support.js';
 import { WRITES, acrossKeys, defaultPolicy, expectCatalogEntry, expectNoPassword, expectPolicy, fileExpecting, signupKeys } from './signup-steps.js';
+import { spec } from '../runner/basis.js';
+import { body } from '../runner/by-meaning.js';
 
 /**
  * Sections 3, 4.6 and 8.4: the pre-approved path. A site and the exact email on the holder's list
@@ -43,79 +45,85 @@ async function allowanceSetup(ctx: CaseContext, extraSites: number) {
   return { account, keys, email, sites, allowance, perKey, siteOf };
 }
 
-const where = (id: string) => ({ pointer: `#/x-limits/${id}`, sections: ['4.6', '8.4', '3'] });
+const ACCOUNT_CEILING = { ...spec('preapproval-per-account'), pointer: `#/x-limits/${PER_ACCOUNT}` };
+const SITE_CEILING = { ...spec('preapproval-per-site'), pointer: `#/x-limits/${PER_SITE}` };
+const AT_ONCE = spec('signup-preapproved-at-once');
+const BEYOND = spec('preapproval-beyond-is-pending');
 
 export function signupPreapprovalCases(): Case[] {
   return [
     defineCase({
       id: 'fileSignupRequest/preapproved-approved-at-once',
       title: 'Approves a listed site and exact email at once, tokens on first poll',
-      sections: ['4.6', '3', '2.5', '2.1'],
+      requirements: ['signup-preapproved-at-once', 'filing-approved-login-exists', 'signup-files-pending'],
       needs: { driver: ['preapproveSites'] },
       costs: {},
       async run(ctx) {
         const { account, key } = await signupSetup(ctx);
         const [site, email] = [ctx.site(), ctx.email()];
         await account.preapprove([site], email);
-        const filed = await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for a pre-approved site and its exact email');
+        const filed = await fileExpecting(ctx, key, { website: site, email }, 'approved', 'for a pre-approved site and its exact email', AT_ONCE);
         const ex = await ctx.call('getSignupRequest', { key, params: { id: filed.requestId } });
-        ctx.expectStatus(ex, 200);
-        const polled = ex.response.json as Record<string, Record<string, unknown>>;
-        ctx.expectEqual([polled.status, polled.login?.website], ['approved', site], 'the first poll [status, login.website]', { sections: ['3', '4.6'] }, ex);
-        expectNoPassword(ctx, polled, '/login/tokens/password', ex);
-        expectPolicy(ctx, polled.passwordPolicy, defaultPolicy(ctx), 'without password rule fields', ex);
+        ctx.expectStatus(ex, 200, spec('poll-answer-200'));
+        const polled = body(ex) as Record<string, Record<string, unknown>>;
+        ctx.expectEqual([polled.status, polled.login?.website], ['approved', site], 'the first poll [status, login.website]', spec('signup-preapproved-at-once', 'filing-approved-login-exists'), ex);
+        expectNoPassword(ctx, polled, '/login/tokens/password', spec('poll-never-returns-password'), ex);
+        expectPolicy(ctx, polled.passwordPolicy, defaultPolicy(ctx), 'without password rule fields', spec('generated-password-length'), ex);
         await expectCatalogEntry(ctx, key, polled.login!, 'the pre-approved login', ex);
-        await fileExpecting(ctx, key, { website: site, email: ctx.email() }, 'pending', 'for a listed site with another email');
-        await fileExpecting(ctx, key, { website: ctx.site(), email }, 'pending', 'for an unlisted site with the listed email');
+        await fileExpecting(ctx, key, { website: site, email: ctx.email() }, 'pending', 'for a listed site with another email', spec('signup-files-pending'));
+        await fileExpecting(ctx, key, { website: ctx.site(), email }, 'pending', 'for an unlisted site with the listed email', spec('signup-files-pending'));
       },
     }),
     defineCase({
       id: 'fileSignupRequest/preapproved-site-ceiling',
       title: 'Pre-approves 2 signups per listed site until it is listed anew',
-      sections: ['4.6', '8.4', '3'],
+      requirements: ['preapproval-per-site', 'preapproval-beyond-is-pending'],
       needs: { driver: ['preapproveSites', 'removePreapprovedSite'] },
       costs: { spends: "a listed site's pre-approved signups" },
       async run(ctx) {
         const { account, key } = await signupSetup(ctx);
         const perSite = ctx.limits.value(PER_SITE);
+        // Three rounds of the site's signups, all within the account's allowance (a deployment may declare a smaller one).
+        const allowance = ctx.limits.value(PER_ACCOUNT);
+        if (allowance < 3 * perSite) throw new NotRun(`the deployment's pre-approved allowance of ${allowance} per account (--limit ${PER_ACCOUNT}) is below the ${3 * perSite} pre-approved signups this case files in one window`);
         const [site, email, other] = [ctx.site(), ctx.email(), ctx.email()];
         const spendSite = async (as: string, why: string) => {
-          for (let i = 1; i <= perSite; i++) await fileExpecting(ctx, key, { website: site, email: as }, 'approved', `for pre-approved signup ${i} of ${perSite} ${why}`);
-          await fileExpecting(ctx, key, { website: site, email: as }, 'pending', `beyond ${perSite} pre-approved signups ${why}`);
+          for (let i = 1; i <= perSite; i++) await fileExpecting(ctx, key, { website: site, email: as }, 'approved', `for pre-approved signup ${i} of ${perSite} ${why}`, SITE_CEILING);
+          await fileExpecting(ctx, key, { website: site, email: as }, 'pending', `beyond ${perSite} pre-approved signups ${why}`, spec('preapproval-per-site', 'preapproval-beyond-is-pending'));
         };
         await account.preapprove([site], email);
         await spendSite(email, 'on the listed site');
         await account.preapprove([site], email);
-        await fileExpecting(ctx, key, { website: site, email }, 'pending', 'after the site was saved again with the same email');
+        await fileExpecting(ctx, key, { website: site, email }, 'pending', 'after the site was saved again with the same email', SITE_CEILING);
         await account.removePreapproved(site);
         await account.preapprove([site], email);
         ctx.step('the account holder removed the site and added it again');
         await spendSite(email, 'after the site was removed and added again');
         await account.preapprove([site], other);
         ctx.step('the account holder saved the site with another email');
-        await fileExpecting(ctx, key, { website: site, email }, 'pending', 'with the email the site no longer lists');
+        await fileExpecting(ctx, key, { website: site, email }, 'pending', 'with the email the site no longer lists', spec('signup-files-pending'));
         await spendSite(other, 'after the site was saved with another email');
       },
     }),
     defineCase({
       id: 'fileSignupRequest/preapproved-account-ceiling',
       title: 'Pre-approves 60 signups per account, then falls back to pending',
-      sections: ['4.6', '8.4', '3', '9'],
+      requirements: ['preapproval-per-account', 'preapproval-beyond-is-pending', 'deployment-defaults'],
       needs: { driver: ['preapproveSites'] },
       costs: { spends: "an account's pre-approved signups for 24 hours" },
       async run(ctx) {
         const { keys, email, allowance, perKey, siteOf } = await allowanceSetup(ctx, 1);
         const filed = await acrossKeys(keys, allowance, perKey, (key, i) => fileSignup(ctx, key, { website: siteOf(i), email }));
         const refused = filed.findIndex((f) => f.status !== 'approved');
-        ctx.check(refused < 0, `all ${allowance} pre-approved signups approved`, `signup ${refused + 1} ${filed[refused]?.status}`, where(PER_ACCOUNT), filed[refused]?.exchange);
+        ctx.check(refused < 0, `all ${allowance} pre-approved signups approved`, `signup ${refused + 1} ${filed[refused]?.status}`, ACCOUNT_CEILING, filed[refused]?.exchange);
         ctx.step(`${allowance} pre-approved signups approved`);
-        await fileExpecting(ctx, keys.at(-1)!, { website: siteOf(allowance), email }, 'pending', `beyond the account's ${allowance} pre-approved signups`);
+        await fileExpecting(ctx, keys.at(-1)!, { website: siteOf(allowance), email }, 'pending', `beyond the account's ${allowance} pre-approved signups`, { ...BEYOND, pointer: ACCOUNT_CEILING.pointer });
       },
     }),
     defineCase({
       id: 'fileSignupRequest/preapproved-account-window',
       title: 'Anchors the pre-approved allowance at the first pre-approved signup',
-      sections: ['4.6', '8.4', '3', '9'],
+      requirements: ['preapproval-per-account'],
       needs: { driver: ['preapproveSites'], manualClock: true },
       costs: { spends: "an account's pre-approved signups for 24 hours" },
       async run(ctx) {
@@ -125,21 +133,22 @@ export function signupPreapprovalCases(): Case[] {
         const first = keys[0]!;
         // At noon, so that a window fixed to calendar days would end halfway through.
         await ctx.clock.toNextWindow(86_400, 12 * HOUR);
-        await fileExpecting(ctx, first, { website: ctx.site(), email }, 'pending', 'for an unlisted site');
+        await fileExpecting(ctx, first, { website: ctx.site(), email }, 'pending', 'for an unlisted site', spec('signup-files-pending'));
         await ctx.clock.advance(HOUR);
         const anchor = await ctx.clock.now();
-        await fileExpecting(ctx, first, { website: siteOf(0), email }, 'approved', 'for the first pre-approved signup');
+        await fileExpecting(ctx, first, { website: siteOf(0), email }, 'approved', 'for the first pre-approved signup', ACCOUNT_CEILING);
         await ctx.clock.advance(HOUR);
         const rest = await acrossKeys(keys.slice(1), allowance - 1, perKey, (key, i) => fileSignup(ctx, key, { website: siteOf(i + 1), email }));
         const refused = rest.findIndex((f) => f.status !== 'approved');
-        ctx.check(refused < 0, `all ${allowance} pre-approved signups approved`, `signup ${refused + 2} ${rest[refused]?.status}`, where(PER_ACCOUNT), rest[refused]?.exchange);
-        await fileExpecting(ctx, first, { website: siteOf(allowance), email }, 'pending', `beyond the account's ${allowance} pre-approved signups`);
+        ctx.check(refused < 0, `all ${allowance} pre-approved signups approved`, `signup ${refused + 2} ${rest[refused]?.status}`, ACCOUNT_CEILING, rest[refused]?.exchange);
+        await fileExpecting(ctx, first, { website: siteOf(allowance), email }, 'pending', `beyond the account's ${allowance} pre-approved signups`, ACCOUNT_CEILING);
         await ctx.clock.advance(anchor + window - 1 - (await ctx.clock.now()));
-        await fileExpecting(ctx, first, { website: siteOf(allowance), email }, 'pending', '1 ms before the window that began at the first pre-approved signup ends');
-        await ctx.clock.advance(1);
-        await fileExpecting(ctx, first, { website: siteOf(allowance + 1), email }, 'approved', 'once the window ended');
-        await fileExpecting(ctx, first, { website: siteOf(allowance + 2), email }, 'approved', 'as the second of the new window (the whole allowance is back)');
-        ctx.expectEqual((await pollBody(ctx, keys[1]!, rest[0]!.requestId)).status, 'approved', 'a day later, the poll of an earlier pre-approved request', { sections: ['4.7'] });
+        await fileExpecting(ctx, first, { website: siteOf(allowance), email }, 'pending', '1 ms before the window that began at the first pre-approved signup ends', ACCOUNT_CEILING);
+        // The instant the window ends reads either way; a second later it has ended under both.
+        await ctx.clock.advance(1001);
+        await fileExpecting(ctx, first, { website: siteOf(allowance + 1), email }, 'approved', 'once the window ended', ACCOUNT_CEILING);
+        await fileExpecting(ctx, first, { website: siteOf(allowance + 2), email }, 'approved', 'as the second of the new window (the whole allowance is back)', ACCOUNT_CEILING);
+        ctx.expectEqual((await pollBody(ctx, keys[1]!, rest[0]!.requestId)).status, 'approved', 'a day later, the poll of an earlier pre-approved request', spec('poll-approved-members'));
       },
     }),
   ];

@@ -4,7 +4,9 @@ import type { Exchange } from '../runner/exchange.js';
 import type { Node } from '../runner/document.js';
 import { password as newPassword } from '../runner/data.js';
 import { RunnerError } from '../runner/outcome.js';
-import { LINK_BODY, catalog, expectLinkRefused, fileSignup, signupApproved, signupSetup, type Filed } from './support.js';
+import { LINK_BODY, LINK_OK, catalog, expectLinkRefused, fileSignup, signupApproved, signupSetup, type Filed } from './support.js';
+import { spec, type Rule } from '../runner/basis.js';
+import { body, entries } from '../runner/by-meaning.js';
 
 /**
  * Steps the signup cases share beyond support.ts: the holder's view of a request, approvals that
@@ -20,25 +22,25 @@ export const PENDING = 'pending-signup-requests';
 
 export const seconds = (ctx: CaseContext, id: string): number => ctx.limits.value(id) * 1000;
 
-/** Files and expects the error `code` (its status from the document). */
-export async function fileRefused(ctx: CaseContext, key: string, json: unknown, code: string, why: string): Promise<Exchange> {
+/** Files and expects the error `code` (its status from the document), by `rule`. */
+export async function fileRefused(ctx: CaseContext, key: string, json: unknown, code: string, why: string, rule: Rule): Promise<Exchange> {
   const ex = await ctx.call('fileSignupRequest', { key, json });
-  ctx.expectError(ex, code);
+  ctx.expectError(ex, code, rule);
   ctx.step(`refused ${why} with ${code}`);
   return ex;
 }
 
-/** The holder's view of a request through its link (`getSignupApproval`), expected 200. */
-export async function holderView(ctx: CaseContext, token: string): Promise<Record<string, Node>> {
+/** The holder's view of a request through its link (`getSignupApproval`), expected to succeed. */
+export async function holderView(ctx: CaseContext, token: string, rule: Rule = spec('link-signup-request')): Promise<Record<string, Node>> {
   const ex = await ctx.call('getSignupApproval', { params: { token } });
-  ctx.expectStatus(ex, 200, { sections: ['4.11'] });
-  return (ex.response.json ?? {}) as Record<string, Node>;
+  ctx.expectSuccess(ex, rule, LINK_OK);
+  return body(ex);
 }
 
 /** The holder's link refuses once used up or expired (section 4.11; 404 `not_found` is the reference's answer). */
-export async function expectLinkGone(ctx: CaseContext, token: string, why: string): Promise<void> {
+export async function expectLinkGone(ctx: CaseContext, token: string, why: string, rule: Rule): Promise<void> {
   const ex = await ctx.call('getSignupApproval', { params: { token } });
-  expectLinkRefused(ctx, ex);
+  expectLinkRefused(ctx, ex, rule);
   ctx.step(`the holder's link refuses ${why}: ${ex.response.status}`);
 }
 
@@ -49,20 +51,19 @@ export async function expectLinkGone(ctx: CaseContext, token: string, why: strin
 export async function approvalFails(ctx: CaseContext, account: Account, key: string, requestId: string, reason: string): Promise<string> {
   const token = await account.signupLink(requestId);
   const ex = await ctx.call('decideSignupApproval', { params: { token }, json: { decision: 'approve' } });
-  ctx.expectStatus(ex, 200, { sections: ['3', '4.11'] });
-  const answer = ex.response.json as Record<string, Node>;
-  const where = { pointer: '#/components/schemas/SignupApproval/properties/approvalFailure', basis: LINK_BODY };
+  ctx.expectSuccess(ex, spec('link-signup-request'), LINK_OK);
+  const answer = body(ex);
+  const where = { ...LINK_BODY, pointer: '#/components/schemas/SignupApproval/properties/approvalFailure' };
   ctx.expectEqual([answer.status, answer.approvalFailure], ['pending', reason], 'the approval answer [status, approvalFailure]', where, ex);
-  const view = await holderView(ctx, token);
+  const view = await holderView(ctx, token, spec('signup-failed-approval-stays-pending'));
   ctx.expectEqual([view.status, view.approvalFailure], ['pending', reason], "the holder's link afterwards [status, approvalFailure]", where);
-  // Section 3: the failure is shown only to the account holder, who sees it on the dashboard.
+  // Section 3: the failure is shown only to the account holder, who sees it on the dashboard (the driver maps it to the runner's words).
   const state = await account.linkState(token);
-  ctx.expectEqual([state.status, state.approvalFailure], ['pending', reason], "what the account holder is shown [status, the failed check]", { sections: ['3', '8.4'] });
+  ctx.expectEqual([state.status, state.approvalFailure], ['pending', reason], 'what the account holder is shown [status, the failed check]', spec('signup-failed-approval-stays-pending'));
   const poll = await ctx.call('getSignupRequest', { key, params: { id: requestId } });
-  ctx.expectStatus(poll, 200);
-  const polled = poll.response.json as Record<string, Node>;
-  ctx.expectEqual(polled.status, 'pending', "the agent's poll status", { sections: ['3', '4.7'] }, poll);
-  ctx.check(!poll.response.text.includes(reason), `the agent's poll not to name the failed check ${reason}`, poll.response.text, { sections: ['3', '7.2'] }, poll);
+  ctx.expectStatus(poll, 200, spec('poll-answer-200'));
+  ctx.expectEqual(body(poll).status, 'pending', "the agent's poll status", spec('signup-failed-approval-stays-pending'), poll);
+  ctx.check(!poll.response.text.includes(reason), `the agent's poll not to name the failed check ${reason}`, poll.response.text, spec('signup-failed-approval-stays-pending'), poll);
   ctx.step(`approval of ${requestId} failed with ${reason}; the agent still sees pending`);
   return token;
 }
@@ -94,36 +95,35 @@ export async function loginAndStrangers(ctx: CaseContext) {
 }
 
 /** Files and expects `pending`, whatever the site. */
-export async function filePending(ctx: CaseContext, key: string, body: Record<string, unknown> = {}): Promise<Filed> {
-  const filed = await fileSignup(ctx, key, body);
-  ctx.check(filed.status === 'pending', 'status pending for a request the holder must decide', `status ${filed.status}`, { sections: ['3', '4.6'] }, filed.exchange);
+export async function filePending(ctx: CaseContext, key: string, fields: Record<string, unknown> = {}): Promise<Filed> {
+  const filed = await fileSignup(ctx, key, fields);
+  ctx.check(filed.status === 'pending', 'status pending for a request the holder must decide', `status ${filed.status}`, spec('signup-files-pending'), filed.exchange);
   return filed;
 }
 
 /** Files on a pre-approved site and expects the `status` given. */
-export async function fileExpecting(ctx: CaseContext, key: string, body: Record<string, unknown>, status: 'pending' | 'approved', why: string): Promise<Filed> {
-  const filed = await fileSignup(ctx, key, body);
-  ctx.check(filed.status === status, `status ${status} ${why}`, `status ${filed.status}`, { sections: ['3', '4.6', '8.4'] }, filed.exchange);
+export async function fileExpecting(ctx: CaseContext, key: string, fields: Record<string, unknown>, status: 'pending' | 'approved', why: string, rule: Rule): Promise<Filed> {
+  const filed = await fileSignup(ctx, key, fields);
+  ctx.check(filed.status === status, `status ${status} ${why}`, `status ${filed.status}`, rule, filed.exchange);
   return filed;
 }
 
 /** The login entry the catalog lists for a label. */
 export async function catalogEntry(ctx: CaseContext, key: string, label: string): Promise<Record<string, Node> | undefined> {
-  const body = await catalog(ctx, key);
-  return (body.logins as Record<string, Node>[]).find((l) => l.label === label);
+  return entries((await catalog(ctx, key)).logins).find((l: Node) => l?.label === label);
 }
 
 /** Section 2.1: the login entry of a signup endpoint is the one the catalog lists for that label. */
 export async function expectCatalogEntry(ctx: CaseContext, key: string, login: Record<string, Node>, what: string, ex?: Exchange): Promise<void> {
   const listed = await catalogEntry(ctx, key, login.label as string);
-  ctx.expectEqual(login, listed, `${what} to equal the catalog's entry for ${login.label}:`, { sections: ['2.1', '2.5'] }, ex);
+  ctx.expectEqual(login, listed, `${what} to equal the catalog's entry for ${login.label}:`, spec('signup-login-entry-is-the-catalog-entry'), ex);
 }
 
 /**
  * Section 2.5: the poll never returns a password. No member named `password` anywhere but the
  * login's password token.
  */
-export function expectNoPassword(ctx: CaseContext, body: unknown, tokenAt: string, ex?: Exchange): void {
+export function expectNoPassword(ctx: CaseContext, answer: unknown, tokenAt: string, rule: Rule, ex?: Exchange): void {
   const found: string[] = [];
   const walk = (value: unknown, path: string) => {
     if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}/${i}`));
@@ -135,8 +135,8 @@ export function expectNoPassword(ctx: CaseContext, body: unknown, tokenAt: strin
       }
     }
   };
-  walk(body, '');
-  ctx.check(found.length === 0, `no password; the only member named password is the token at ${tokenAt}`, () => `a member at ${found.join(', ')}`, { sections: ['2.5', '4.7'] }, ex);
+  walk(answer, '');
+  ctx.check(found.length === 0, `no password; the only member named password is the token at ${tokenAt}`, () => `a member at ${found.join(', ')}`, rule, ex);
 }
 
 /** The safe symbol set, from the document's `PasswordPolicy.symbolAlphabet` pattern. */
@@ -157,21 +157,26 @@ export interface PolicyExpectation {
 }
 
 /** Sections 2.5 and 2.6: the `passwordPolicy` a poll or a rotation reports. */
-export function expectPolicy(ctx: CaseContext, policy: Node, want: PolicyExpectation, what: string, ex?: Exchange): void {
-  const where = { pointer: '#/components/schemas/PasswordPolicy', sections: ['2.6', '2.5', '8.7'] };
-  ctx.check(policy && typeof policy === 'object', `a passwordPolicy ${what}`, 'none', where, ex);
-  if (typeof want.length === 'number') ctx.expectEqual(policy.length, want.length, `passwordPolicy.length ${what}`, where, ex);
+/**
+ * Sections 2.5 and 2.6: the `passwordPolicy` a poll or a rotation reports, each part by the
+ * requirement that states it; `rule` names the one the case proves (a rule field's effect, say).
+ */
+export function expectPolicy(ctx: CaseContext, policy: Node, want: PolicyExpectation, what: string, rule: Rule, ex?: Exchange): void {
+  const at = (r: Rule): Rule => ({ ...r, pointer: '#/components/schemas/PasswordPolicy' });
+  ctx.check(policy && typeof policy === 'object', `a passwordPolicy ${what}`, 'none', at(spec('signup-password-policy')), ex);
+  if (typeof want.length === 'number') ctx.expectEqual(policy.length, want.length, `passwordPolicy.length ${what}`, at(rule), ex);
   else {
     const [lo, hi] = want.length;
-    ctx.check(policy.length >= lo && policy.length <= hi, `passwordPolicy.length from ${lo} to ${hi} ${what}`, `length ${policy.length}`, where, ex);
+    ctx.check(policy.length >= lo && policy.length <= hi, `passwordPolicy.length from ${lo} to ${hi} ${what}`, `length ${policy.length}`, at(rule), ex);
   }
   const classes = want.symbols ? [...CLASSES, 'symbol'] : CLASSES;
-  ctx.expectEqual([...(policy.classes as string[])].sort(), [...classes].sort(), `passwordPolicy.classes (in any order) ${what}`, where, ex);
+  const reported = Array.isArray(policy.classes) ? [...(policy.classes as string[])].sort() : policy.classes;
+  ctx.expectEqual(reported, [...classes].sort(), `passwordPolicy.classes (in any order) ${what}`, at(spec('generated-password-classes', 'signup-password-policy')), ex);
   if (want.symbols === null) {
-    ctx.check(!('symbolAlphabet' in policy), `no symbolAlphabet ${what}`, `symbolAlphabet ${JSON.stringify(policy.symbolAlphabet)}`, where, ex);
+    ctx.check(!('symbolAlphabet' in policy), `no symbolAlphabet ${what}`, `symbolAlphabet ${JSON.stringify(policy.symbolAlphabet)}`, at(spec('signup-password-policy')), ex);
   } else {
     const got = [...new Set(String(policy.symbolAlphabet ?? ''))].sort();
-    ctx.expectEqual(got, [...new Set(want.symbols)].sort(), `the symbols of passwordPolicy.symbolAlphabet ${what}`, where, ex);
+    ctx.expectEqual(got, [...new Set(want.symbols)].sort(), `the symbols of passwordPolicy.symbolAlphabet ${what}`, at(rule), ex);
   }
 }
 

@@ -2,10 +2,20 @@ import type { ApiDocument, Node } from '../runner/document.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import type { Exchange } from '../runner/exchange.js';
-import { reference } from '../runner/basis.js';
+import { reference, spec, type Rule } from '../runner/basis.js';
+import { body } from '../runner/by-meaning.js';
+
+/**
+ * Steps many cases share: a request the document allows, and the signup workflow as an agent and
+ * an account holder take it. Every call goes through `ctx.call`, so each response is checked; every
+ * expectation names the requirement it rests on.
+ */
 
 /** Section 4.11 does not show the answers of the account-holder links: what they hold is the reference's. */
 export const LINK_BODY = reference('Section 4.11 does not show the answers of the account-holder links; the outcome of a decision is read through the driver.');
+
+/** A link that works answers a success; which 2xx is the reference's (200). */
+export const LINK_OK = { status: 200, basis: reference('Section 4.11 shows no answer of the links: any success conforms. The reference answers 200.') };
 
 /**
  * Section 4.11 makes the links single-use and self-expiring, and says only that a link of a deleted
@@ -16,15 +26,10 @@ export const LINK_REFUSAL = reference(
   'Section 4.11 makes the links single-use and self-expiring and gives no status for a used, expired or unknown link (section 7.1 has no rows for the links): any refusal conforms. The reference answers 404 `not_found`.',
 );
 
-/** A used, expired or unknown link refuses: any 4xx, a second approval or an opened prompt fails; 404 `not_found` is the reference's. */
-export function expectLinkRefused(ctx: CaseContext, ex: Exchange): void {
-  ctx.expectRefused(ex, 'not_found', LINK_REFUSAL, { status: 404, sections: ['4.11'] });
+/** A used, expired or unknown link refuses, by `rule`: any 4xx; 404 `not_found` is the reference's. */
+export function expectLinkRefused(ctx: CaseContext, ex: Exchange, rule: Rule = spec('links-single-use')): void {
+  ctx.expectRefused(ex, 'not_found', LINK_REFUSAL, { ...rule, status: 404 });
 }
-
-/**
- * Steps many cases share: a request the document allows, and the signup workflow as an agent and
- * an account holder take it. Every call goes through `ctx.call`, so each response is checked.
- */
 
 /** A request the document allows for an operation: path parameters and body from its own examples. */
 export function sampleRequest(doc: ApiDocument, operationId: string): { params: Record<string, string>; json?: unknown } {
@@ -34,8 +39,8 @@ export function sampleRequest(doc: ApiDocument, operationId: string): { params: 
     const p = doc.resolve(raw);
     if (p.in === 'path') params[p.name] = String(exampleOf(doc, p) ?? 'example');
   }
-  const body = doc.requestBody(operationId);
-  return { params, ...(body ? { json: exampleOf(doc, body.node) } : {}) };
+  const requestBody = doc.requestBody(operationId);
+  return { params, ...(requestBody ? { json: exampleOf(doc, requestBody.node) } : {}) };
 }
 
 function exampleOf(doc: ApiDocument, node: Node): unknown {
@@ -67,15 +72,17 @@ export interface Filed {
   exchange: Exchange;
 }
 
-/** Files a signup request and expects it filed (202). */
-export async function fileSignup(ctx: CaseContext, key: string, body: Record<string, unknown> = {}): Promise<Filed> {
-  const site = (body.website as string | undefined) ?? ctx.site();
-  const email = (body.email as string | undefined) ?? ctx.email();
-  const ex = await ctx.call('fileSignupRequest', { key, json: { website: site, email, ...body } });
-  ctx.expectStatus(ex, 202);
-  const filed = ex.response.json as { requestId: string; status: 'pending' | 'approved'; expiresAt: number };
+/** Files a signup request and expects it filed (202) with a request id and a status. */
+export async function fileSignup(ctx: CaseContext, key: string, fields: Record<string, unknown> = {}): Promise<Filed> {
+  const site = (fields.website as string | undefined) ?? ctx.site();
+  const email = (fields.email as string | undefined) ?? ctx.email();
+  const ex = await ctx.call('fileSignupRequest', { key, json: { website: site, email, ...fields } });
+  ctx.expectStatus(ex, 202, spec('filing-answer-202'));
+  const filed = body(ex);
+  ctx.check(typeof filed.requestId === 'string', 'a requestId, a string', () => `requestId ${JSON.stringify(filed.requestId)}`, spec('signup-request-id'), ex);
+  ctx.check(filed.status === 'pending' || filed.status === 'approved', 'status pending or approved', () => `status ${JSON.stringify(filed.status)}`, spec('filing-answer-202'), ex);
   ctx.step(`filed signup request for ${site}: ${filed.status}`);
-  return { ...filed, site, email, exchange: ex };
+  return { requestId: filed.requestId as string, status: filed.status as Filed['status'], expiresAt: filed.expiresAt as number, site, email, exchange: ex };
 }
 
 export async function poll(ctx: CaseContext, key: string, requestId: string): Promise<Exchange> {
@@ -85,33 +92,33 @@ export async function poll(ctx: CaseContext, key: string, requestId: string): Pr
 /** Polls and expects 200; returns the body. */
 export async function pollBody(ctx: CaseContext, key: string, requestId: string): Promise<Record<string, Node>> {
   const ex = await poll(ctx, key, requestId);
-  ctx.expectStatus(ex, 200);
-  return ex.response.json as Record<string, Node>;
+  ctx.expectStatus(ex, 200, spec('poll-answer-200'));
+  return body(ex);
 }
 
 /** The account holder decides a signup request through its link (section 4.11). */
 export async function decideSignup(ctx: CaseContext, account: Account, requestId: string, decision: 'approve' | 'deny'): Promise<Exchange> {
   const token = await account.signupLink(requestId);
   const ex = await ctx.call('decideSignupApproval', { params: { token }, json: { decision } });
-  ctx.expectStatus(ex, 200);
+  ctx.expectSuccess(ex, spec('link-signup-request'), LINK_OK);
   ctx.step(`account holder ${decision === 'approve' ? 'approved' : 'denied'} ${requestId}`);
   return ex;
 }
 
 /** Files, approves through the link, and returns the approved poll (status `approved`). */
-export async function signupApproved(ctx: CaseContext, account: Account, key: string, body: Record<string, unknown> = {}) {
-  const filed = await fileSignup(ctx, key, body);
+export async function signupApproved(ctx: CaseContext, account: Account, key: string, fields: Record<string, unknown> = {}) {
+  const filed = await fileSignup(ctx, key, fields);
   if (filed.status === 'pending') await decideSignup(ctx, account, filed.requestId, 'approve');
   const polled = await pollBody(ctx, key, filed.requestId);
-  ctx.check(polled.status === 'approved', 'the poll to say approved after the account holder approved', `status ${polled.status}`, { sections: ['3', '4.7'] });
+  ctx.check(polled.status === 'approved', 'the poll to say approved after the account holder approved', `status ${polled.status}`, spec('signup-approved-by-holder'));
   return { filed, polled, login: polled.login as Record<string, Node> };
 }
 
 /** Reads the token catalog and expects 200. */
 export async function catalog(ctx: CaseContext, key: string, query?: Record<string, string> | string): Promise<Record<string, Node>> {
   const ex = await ctx.call('getTokenCatalog', { key, query });
-  ctx.expectStatus(ex, 200);
-  return ex.response.json as Record<string, Node>;
+  ctx.expectStatus(ex, 200, spec('tokens-answer-200'));
+  return body(ex);
 }
 
 /** Sends the same request `count` times in order; returns the exchanges. */
@@ -119,44 +126,4 @@ export async function repeat(count: number, send: (i: number) => Promise<Exchang
   const out: Exchange[] = [];
   for (let i = 0; i < count; i++) out.push(await send(i));
   return out;
-}
-
-
-// Comparing by meaning ----------------------------------------------------------------------------
-
-/** Every string in a JSON value, wherever it sits: a card's tokens whatever their member names. */
-export function stringLeaves(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringLeaves);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(stringLeaves);
-  return [];
-}
-
-/** The same entry, told by its strings (its tokens) rather than by member names the specification does not give. */
-export function sameEntry(a: unknown, b: unknown): boolean {
-  const x = stringLeaves(a).sort();
-  const y = stringLeaves(b).sort();
-  return x.length > 0 && x.length === y.length && x.every((s, i) => s === y[i]);
-}
-
-/** JSON pointers at which two values differ (a member on one side only counts as a difference). */
-export function differences(a: unknown, b: unknown, at = ''): string[] {
-  if (a === b) return [];
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return [at || '/'];
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}/${k}`));
-}
-
-/**
- * The differences of `a` and `b` that are not noise. Noise is what differs between two answers to
- * the same request (`again` is a second answer to `a`'s request): a request id, a timestamp.
- */
-export function meaningfulDifferences(a: unknown, b: unknown, again: unknown): string[] {
-  const noise = differences(a, again);
-  return differences(a, b).filter((d) => !noise.some((n) => d === n || d.startsWith(`${n}/`)));
-}
-
-/** A value without some of its top-level members. */
-export function without(value: Record<string, unknown>, members: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !members.includes(k)));
 }

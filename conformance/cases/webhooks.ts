@@ -106,7 +106,7 @@ async function failedAttempt(ctx: CaseContext, answer: ReceiverAnswer, failed: (
     await account.sendTestWebhook(cardId);
     ctx.step(`asked for a test delivery; the receiver ${answer === 'redirect' ? 'answers 307' : 'never answers'}`);
     const arrived = await receiver.next(bound * 1000);
-    ctx.check(arrived, `a test delivery at the runner's receiver within ${bound} s`, 'none arrived', { sections: ['6'] });
+    ctx.check(arrived, `a test delivery at the runner's receiver within ${bound} s`, 'none arrived', spec('webhook-test-and-log'));
     const listed = await untilListed(account, cardId, (ds) => ds.find((d) => d.attempts.some(failed)), bound);
     outcome = { receiver, delivery: listed, attempt: listed?.attempts.find(failed) };
   });
@@ -118,7 +118,7 @@ export function webhookCases(): Case[] {
     defineCase({
       id: 'deliverAgentCardEvent/test-delivery-arrives-signed',
       title: 'A test delivery arrives signed with the card secret over t.body',
-      sections: ['6'],
+      requirements: ['webhook-signed', 'webhook-test-and-log', 'webhooks-per-card-on-paid-plans'],
       needs: { driver: [...WEBHOOK_METHODS] },
       costs: {},
       async run(ctx) {
@@ -129,38 +129,35 @@ export function webhookCases(): Case[] {
           await account.sendTestWebhook(cardId);
           ctx.step('asked for a test delivery');
           const delivery = await receiver.next(bound * 1000);
-          if (!delivery) return ctx.fail(`a test delivery at the runner's receiver within ${bound} s`, 'none arrived', { sections: ['6'] });
+          if (!delivery) return ctx.fail(`a test delivery at the runner's receiver within ${bound} s`, 'none arrived', spec('webhook-test-and-log'));
           let payload: { agent_card_id?: unknown } | undefined;
           try {
             payload = JSON.parse(delivery.body.toString('utf8')) as { agent_card_id?: unknown };
           } catch {
             payload = undefined;
           }
-          ctx.expectEqual(payload?.agent_card_id, cardId, "the payload's agent_card_id (the card whose secret signs it):", { sections: ['6'] });
-          ctx.check(signedOverTAndBody(delivery, signingSecret), "a header with t and an HMAC of t, a period and the raw body under the card's secret", `headers ${Object.keys(delivery.headers).join(', ')}`, {
-            sections: ['6'],
-            basis: spec('6'),
-          });
+          ctx.expectEqual(payload?.agent_card_id, cardId, "the payload's agent_card_id (the card whose secret signs it):", spec('webhook-signed'));
+          ctx.check(signedOverTAndBody(delivery, signingSecret), "a header with t and an HMAC of t, a period and the raw body under the card's secret", `headers ${Object.keys(delivery.headers).join(', ')}`, spec('webhook-signed'));
           const header = documentHeader(ctx.doc);
           const value = header && delivery.headers[header.name];
           const match = header && typeof value === 'string' ? header.pattern.exec(value) : null;
           const verifies = match?.groups !== undefined && same(Buffer.from(match.groups.signature!, 'hex'), hmac('sha256', signingSecret, match.groups.t!, delivery.body));
-          ctx.check(verifies, `${header?.name ?? 'the signature header'} in the document's format, verifying with HMAC-SHA256`, value === undefined ? 'no such header' : 'a value that does not verify', { sections: ['6'], basis: DOCUMENT_HEADER });
+          ctx.check(verifies, `${header?.name ?? 'the signature header'} in the document's format, verifying with HMAC-SHA256`, value === undefined ? 'no such header' : 'a value that does not verify', DOCUMENT_HEADER);
           const listed = await untilListed(account, cardId, (ds) => ds.find((d) => d.delivered) ?? undefined, bound);
           ctx.check(
             listed?.attempts.some((a) => a.statusCode === 200 && !a.failed),
             'the delivery listed as delivered, with the 200 the receiver answered',
             JSON.stringify(listed ?? 'no delivered delivery listed'),
-            { sections: ['6'] },
+            spec('webhook-test-and-log'),
           );
         });
       },
     }),
     defineCase({
       id: 'deliverAgentCardEvent/free-plan-cannot-register',
-      title: 'Free refuses a webhook endpoint that Plus accepts',
-      sections: ['6', '8.1'],
-      needs: { driver: ['registerWebhook'] },
+      title: 'Free gets no delivery to an endpoint that Plus is given',
+      requirements: ['webhooks-per-card-on-paid-plans'],
+      needs: { driver: [...WEBHOOK_METHODS] },
       costs: {},
       async run(ctx) {
         await withReceiver('acknowledge', async (receiver) => {
@@ -168,34 +165,42 @@ export function webhookCases(): Case[] {
           await register(ctx, await ctx.account({ plan: 'Plus' }), receiver);
           const free = await ctx.account({ plan: 'Free' });
           const registration = await free.registerWebhook(receiver.url);
-          ctx.check('refused' in registration, 'the endpoint refused on Free (section 6 item 1: not on Free)', 'it was registered', { sections: ['6', '8.1'] });
-          if ('refused' in registration) ctx.step(`on Free the deployment refused it: ${registration.refused}`);
+          if ('refused' in registration) {
+            ctx.check(true, 'the endpoint refused on Free', '', spec('webhooks-per-card-on-paid-plans'));
+            ctx.step(`on Free the deployment refused it: ${registration.refused}`);
+            return;
+          }
+          // The other reading of section 6 item 1: Free may set an endpoint, but nothing is delivered to it.
+          const before = receiver.received.length;
+          await free.sendTestWebhook(registration.cardId).catch((e: Error) => ctx.step(`on Free the test delivery was refused: ${e.message}`));
+          const arrived = await receiver.next(totalTimeoutSeconds(ctx.doc) * 1000);
+          ctx.check(!arrived && receiver.received.length === before, 'no delivery to an endpoint set on Free', 'a delivery arrived', spec('webhooks-per-card-on-paid-plans'));
         });
       },
     }),
     defineCase({
       id: 'deliverAgentCardEvent/redirect-counts-as-failed',
       title: 'A redirect fails the delivery in the delivery list',
-      sections: ['6'],
+      requirements: ['webhook-delivery-fails'],
       needs: { driver: [...WEBHOOK_METHODS] },
       costs: {},
       async run(ctx) {
         const { receiver, delivery, attempt } = await failedAttempt(ctx, 'redirect', (a) => a.statusCode === 307);
-        ctx.check(attempt?.failed, 'an attempt listed with status 307 and failed', JSON.stringify(delivery ?? 'no attempt with status 307 listed'), { sections: ['6'] });
-        ctx.check(delivery && !delivery.delivered, 'the delivery not delivered', JSON.stringify(delivery), { sections: ['6'] });
-        ctx.check(!receiver.received.some((d) => d.path === REDIRECT_TARGET), 'the redirect not followed', `a request to ${REDIRECT_TARGET}`, { sections: ['6'], basis: NOT_FOLLOWED });
+        ctx.check(attempt?.failed, 'an attempt listed with status 307 and failed', JSON.stringify(delivery ?? 'no attempt with status 307 listed'), spec('webhook-delivery-fails', 'webhook-test-and-log'));
+        ctx.check(delivery && !delivery.delivered, 'the delivery not delivered', JSON.stringify(delivery), spec('webhook-delivery-fails'));
+        ctx.check(!receiver.received.some((d) => d.path === REDIRECT_TARGET), 'the redirect not followed', `a request to ${REDIRECT_TARGET}`, NOT_FOLLOWED);
       },
     }),
     defineCase({
       id: 'deliverAgentCardEvent/slow-receiver-counts-as-failed',
       title: 'A receiver that never answers fails the delivery in the list',
-      sections: ['6'],
+      requirements: ['webhook-delivery-fails'],
       needs: { driver: [...WEBHOOK_METHODS] },
       costs: { waits: 'up to 15 s for the deployment to give up on a receiver that never answers' },
       async run(ctx) {
         const { delivery, attempt } = await failedAttempt(ctx, 'silent', (a) => a.failed);
-        ctx.check(attempt && attempt.statusCode === null, 'an attempt listed as failed, with no status code (no answer came)', JSON.stringify(delivery ?? 'no failed attempt listed'), { sections: ['6'] });
-        ctx.check(delivery && !delivery.delivered, 'the delivery not delivered', JSON.stringify(delivery), { sections: ['6'] });
+        ctx.check(attempt && attempt.statusCode === null, 'an attempt listed as failed, with no status code (no answer came)', JSON.stringify(delivery ?? 'no failed attempt listed'), spec('webhook-delivery-fails', 'webhook-test-and-log'));
+        ctx.check(delivery && !delivery.delivered, 'the delivery not delivered', JSON.stringify(delivery), spec('webhook-delivery-fails'));
       },
     }),
   ];

@@ -1,6 +1,7 @@
 import type { ApiDocument } from './document.js';
 import { operationOf, type Case } from './case.js';
 import { SECTIONS, withinSection } from './sections.js';
+import { isRequirementId, requirement } from '../requirements/index.js';
 
 /** `*` matches any run of characters, `?` one; everything else is literal. */
 export function globToRegExp(glob: string): RegExp {
@@ -47,11 +48,13 @@ export function lintCatalogue(cases: Case[], doc: ApiDocument): string[] {
     if (!doc.operations.has(operationOf(c)) && !doc.webhookOperations.has(operationOf(c))) problems.push(`${at}: the document has no operation ${operationOf(c)}`);
     if (c.title.length === 0 || c.title.length >= 70) problems.push(`${at}: the title must have 1 to 69 characters`);
     if (/\bshould\b/i.test(c.title)) problems.push(`${at}: the title says "should"; say what the deployment does`);
-    // A case proves a sentence of the specification, unless its basis says it proves HTTP or a reference choice.
-    if (c.sections.length === 0 && (!c.basis || c.basis.kind === 'spec')) problems.push(`${at}: cites no section and names no other basis`);
-    const cited = [...c.sections, ...(c.basis?.kind === 'spec' ? c.basis.sections : [])];
-    for (const s of cited) if (!(s in SECTIONS)) problems.push(`${at}: cites section ${s}, which the specification does not have`);
-    if (c.basis?.kind === 'http' && !/^RFC \d+/.test(c.basis.cite)) problems.push(`${at}: an HTTP basis cites an RFC ("RFC 9110 §11.1")`);
+    // A case proves requirements of the catalogue, or names the reference's choice it proves.
+    if (c.requirements.length === 0 && c.basis?.kind !== 'reference') problems.push(`${at}: proves no requirement and names no reference choice`);
+    for (const id of c.requirements) {
+      if (!isRequirementId(id)) problems.push(`${at}: proves ${id}, which is no requirement of the catalogue`);
+      else if (requirement(id).kind !== 'requirement') problems.push(`${at}: proves ${id}, which requires nothing of a deployment (${requirement(id).kind})`);
+    }
+    for (const s of c.sections) if (!(s in SECTIONS)) problems.push(`${at}: cites section ${s}, which the specification does not have`);
     if (c.basis?.kind === 'reference' && c.basis.why.trim().length < 10) problems.push(`${at}: a reference basis says why: what the specification does say`);
     if (!['must', 'should'].includes(c.level)) problems.push(`${at}: level must be must or should`);
     if (typeof c.needs !== 'object' || c.needs === null) problems.push(`${at}: needs are not declared`);

@@ -34,6 +34,7 @@ import { tally, type Scope } from './report/tally.js';
 import { EXIT_MEANING, type ExitCode, type ReportInput } from './report/input.js';
 import { listing } from './report/listing.js';
 import { changedOperationsReport } from './report/contract-diff.js';
+import { requirementRows, requirementTotals, requirementsLine } from './report/requirements.js';
 import { generationReport, runGeneration, type GenerationSummary } from './generate/run.js';
 
 export interface RunSummary {
@@ -216,6 +217,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       out.write(
         `contract coverage: ${totals.exercised} of ${totals.documented} documented (operation, status, code) exercised; ${totals.notTestable} not testable; ${totals.notExercised} not exercised here\n`,
       );
+      out.write(`${requirementsLine(requirementTotals(requirementRows(cases, results)))}\n`);
     }
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);

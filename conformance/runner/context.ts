@@ -6,13 +6,14 @@ import type { Canaries } from './canaries.js';
 import type { Secrets } from './secrets.js';
 import { spendsOrCreates, type CaseInfo, type KeyRole } from './needs.js';
 import { Account, DriverCalls } from './account.js';
-import { UNLISTED_ANSWERS, answersUnlisted, judgeResponse, type Judge } from './checks.js';
+import { judgeResponse, type Judge } from './checks.js';
 import { codeOf, triple, type Exchange } from './exchange.js';
 import type { Connection } from './http.js';
-import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, sameDeparture, type Deviation, type Source } from './outcome.js';
+import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, StatusMismatch, sameDeparture, type Deviation } from './outcome.js';
 import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
-import { binds, sameBasis, type Basis, type Judgement } from './basis.js';
+import { at, binds, requirementsOf, sameBasis, type Basis, type Judgement, type Rule } from './basis.js';
+import { requirement, type RequirementId } from '../requirements/index.js';
 import type { Stop } from './stop.js';
 
 /** What every case of one run shares. */
@@ -44,7 +45,14 @@ export interface RunEnvironment {
   onExchange?: (ex: Exchange) => void;
   /** A stop a signal asked for: no account is opened after it. */
   stop?: Stop;
+  /**
+   * How long what follows an answer may take to show (a contribution's screening runs after its
+   * 202, section 3): what a case reads after it is polled for at most this long. 30 s by default.
+   */
+  settleMs?: number;
 }
+
+const SETTLE_MS = 30_000;
 
 export interface CallOptions {
   /** Send `Authorization: Bearer <key>`. */
@@ -111,6 +119,13 @@ export class CaseContext {
     return this.env.limits;
   }
 
+  /** The range the catalogue accepts for a figure the specification gives as "about". */
+  requirementRange(id: RequirementId): { min: number; max: number } {
+    const range = requirement(id).range;
+    if (!range) throw new RunnerError('runner', `requirement ${id} records no range`);
+    return range;
+  }
+
   /** A name no other case or run uses: lowercase letters and digits. */
   unique(prefix = 'c'): string {
     this.counter += 1;
@@ -131,6 +146,38 @@ export class CaseContext {
 
   step(text: string): void {
     this.steps.push(text);
+  }
+
+  /** The longest this case waited for something to show, so that an absence is judged after as long. */
+  private settledMs = 0;
+
+  /**
+   * Reads `probe` until `done` holds, backing off from a quarter of a second to two, for at most the
+   * run's settle time; returns the last value read, done or not. For what the specification lets
+   * happen after the answer (section 3: screening runs after the 202; section 4.4: poll while
+   * pending), which an agent polls for.
+   */
+  async eventually<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    const bound = this.env.settleMs ?? SETTLE_MS;
+    const started = Date.now();
+    let wait = 250;
+    let value = await probe();
+    while (!done(value) && Date.now() - started < bound) {
+      await sleep(wait);
+      wait = Math.min(wait * 2, 2000);
+      value = await probe();
+    }
+    const took = Date.now() - started;
+    if (done(value)) {
+      this.settledMs = Math.max(this.settledMs, took);
+      if (took > 0) this.step(`${what}: seen after ${(took / 1000).toFixed(1)} s`);
+    } else this.step(`${what}: not seen within ${bound / 1000} s`);
+    return value;
+  }
+
+  /** Waits twice as long as anything this case polled for took to show: then an absence means absent. */
+  async settle(): Promise<void> {
+    await sleep(Math.min(this.settledMs * 2 + 250, this.env.settleMs ?? SETTLE_MS));
   }
 
   // Calls ------------------------------------------------------------------------------------------
@@ -210,6 +257,7 @@ export class CaseContext {
     // A case that proves a choice of the reference takes any refusal as a departure from it, whatever its form.
     const verdict = judgeResponse(this.env.judge, this.env.canaries, ex, { provesReferenceChoice: this.spec.basis?.kind === 'reference' });
     for (const d of verdict.deviations) this.deviate(d);
+    for (const id of verdict.held) this.tried.held.add(id);
     if (verdict.failure) throw verdict.failure;
   }
 
@@ -226,44 +274,45 @@ export class CaseContext {
   }
 
   // Expectations -----------------------------------------------------------------------------------
+  // Every expectation names its rule: a requirement of the catalogue (`spec(...)`, `http(...)`), or
+  // the reference server's choice (`reference(why)`), which judging by the specification can only
+  // be a deviation.
 
-  /**
-   * Where an expectation is written. An assertion names its own sections (the specification) or
-   * basis; without either it takes the case's: its basis when the case proves a reference choice
-   * or an HTTP rule, else its sections.
-   */
-  private source(where: Partial<Source>, pointer?: string): Source {
-    if (where.basis) return { pointer, sections: where.sections ?? (where.basis.kind === 'spec' ? where.basis.sections : []), basis: where.basis };
-    if (where.sections) return { pointer, sections: where.sections };
-    return { pointer, sections: this.spec.sections, basis: this.spec.basis };
+  /** The requirements this case's assertions tried: those that held and those that broke. */
+  readonly tried = { held: new Set<RequirementId>(), broken: new Set<RequirementId>() };
+
+  private note(rule: Rule, held: boolean): void {
+    for (const id of requirementsOf(rule)) (held ? this.tried.held : this.tried.broken).add(id);
   }
 
-  private where(ex: Exchange | undefined, status: number | undefined, where: Partial<Source> = {}): Source {
-    const pointer = where.pointer ?? (ex?.operationId && status !== undefined ? this.doc.response(ex.operationId, status)?.pointer : undefined);
-    return this.source(where, pointer);
+  /** The rule, with the document's pointer to the response it expects when it names none. */
+  private located(ex: Exchange | undefined, status: number | undefined, rule: Rule): Rule {
+    if (rule.pointer !== undefined || !ex?.operationId || status === undefined) return rule;
+    return at(rule, this.doc.response(ex.operationId, status)?.pointer);
   }
 
-  /** Whether a rule of this source fails the case in this run: judging by the specification, a reference choice does not. */
-  private binding(source: Source): boolean {
-    return this.env.judgement === 'reference' || !source.basis || binds(source.basis);
+  /** Whether a rule fails the case in this run: judging by the specification, a reference choice does not. */
+  private binding(rule: Rule): boolean {
+    return this.env.judgement === 'reference' || binds(rule);
   }
 
-  /** Ends the case: failed, or, for a reference choice judged by the specification, passed with the deviation recorded. */
-  fail(expected: string, received: string, where: Partial<Source> = {}, ex?: Exchange): never {
-    const source = this.source(where, where.pointer);
-    if (!this.binding(source)) this.depart({ expected, received, where: source, exchange: ex });
-    throw new CaseFailure(expected, received, source, ex);
+  /** Ends the case: failed, or, for a reference choice judged by the specification, a departure. */
+  fail(expected: string, received: string, rule: Rule, ex?: Exchange): never {
+    if (!this.binding(rule)) this.depart({ expected, received, where: rule, exchange: ex });
+    this.note(rule, false);
+    throw new CaseFailure(expected, received, rule, ex);
   }
 
   /**
    * The deployment chose otherwise than the reference where the case cannot go on. A case that
-   * proves this very choice ends passed with its deviation; a case that only builds on it never
+   * proves this very choice ends there, its departure recorded; a case that only builds on it never
    * tried its own rule, so it ends `not run`, with the deviation and what would let it run.
    */
   private depart(d: Deviation): never {
-    if (sameBasis(d.where.basis, this.spec.basis)) throw new ReferenceDeparture(d);
+    // A case that proves a reference choice departs from the reference wherever the deployment chose otherwise.
+    if (sameBasis(d.where, this.spec.basis) || this.spec.basis?.kind === 'reference') throw new ReferenceDeparture(d);
     this.deviate(d);
-    const remedy = d.where.basis?.kind === 'reference' ? d.where.basis.remedy : undefined;
+    const remedy = d.where.kind === 'reference' ? d.where.remedy : undefined;
     throw precondition(`it builds on a choice of the reference that the deployment does not share (expected ${d.expected}; received ${d.received})`, remedy ?? 'a deployment that shares this choice');
   }
 
@@ -272,62 +321,74 @@ export class CaseContext {
    * refused it, the case ends `not run` with the reason and `remedy`, what would let it run; never
    * `passed`. Judging by the reference, `binding` says the reference server must not refuse it.
    */
-  precondition(condition: unknown, what: string, received: string | (() => string), remedy: string, ex?: Exchange, binding?: Partial<Source>): void {
+  precondition(condition: unknown, what: string, received: string | (() => string), remedy: string, ex?: Exchange, binding?: Rule): void {
     if (condition) return;
     const text = typeof received === 'function' ? received() : received;
-    if (binding && this.env.judgement === 'reference') throw new CaseFailure(what, text, this.source(binding, binding.pointer), ex);
+    if (binding && this.env.judgement === 'reference') throw new CaseFailure(what, text, binding, ex);
     throw precondition(`the deployment refused what its rule depends on: ${what}; received ${text}`, remedy);
   }
 
   /**
-   * A refusal: any 4xx passes by the rule of `where` (a used link must refuse, say); its exact
-   * status and code are `exact`'s choice, a deviation when the deployment made another.
+   * A refusal: any 4xx holds `rule` (a used link must refuse, say); its exact status and code are
+   * `exact`'s, a deviation when the deployment made another choice.
    */
-  expectRefused(ex: Exchange, code: string, exact: Basis, where: Partial<Source> & { status?: number } = {}): void {
-    const status = where.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
-    if (ex.response.status < 400 || ex.response.status > 499) this.mismatch('a refusal (a 4xx status)', ex, this.where(ex, status, where));
-    this.check(ex.response.status === status && codeOf(ex.response) === code, `${status} ${code}`, () => describeResponse(ex), { basis: exact, pointer: where.pointer }, ex);
+  expectRefused(ex: Exchange, code: string, exact: Basis, rule: Rule & { status?: number }): void {
+    const status = rule.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
+    if (ex.response.status < 400 || ex.response.status > 499) this.mismatch('a refusal (a 4xx status)', ex, this.located(ex, status, rule));
+    this.note(rule, true);
+    this.check(ex.response.status === status && codeOf(ex.response) === code, `${status} ${code}`, () => describeResponse(ex), at(exact, rule.pointer), ex);
+  }
+
+  /** Fails the case when `condition` does not hold; for a reference choice judged by the specification, records the deviation and goes on. */
+  check(condition: unknown, expected: string, received: string | (() => string), rule: Rule, ex?: Exchange): void {
+    if (condition) {
+      this.note(rule, true);
+      return;
+    }
+    const text = typeof received === 'function' ? received() : received;
+    if (!this.binding(rule)) return this.deviate({ expected, received: text, where: rule, exchange: ex });
+    this.note(rule, false);
+    throw new CaseFailure(expected, text, rule, ex);
+  }
+
+  /** The response has exactly this status (an error's code is `expectError`'s). */
+  expectStatus(ex: Exchange, status: number, rule: Rule): void {
+    if (ex.response.status === status) {
+      this.note(rule, true);
+      return;
+    }
+    this.mismatch(`status ${status}`, ex, this.located(ex, status, rule));
   }
 
   /**
-   * Fails the case when `condition` does not hold; for a reference choice judged by the
-   * specification, records the deviation and goes on.
+   * A success, where `rule` gives no exact status (the links' answers are not shown): any 2xx holds
+   * it; `exact`, the reference's status, is a check of the reference's basis.
    */
-  check(condition: unknown, expected: string, received: string | (() => string), where: Partial<Source> = {}, ex?: Exchange): void {
-    if (condition) return;
-    const text = typeof received === 'function' ? received() : received;
-    const source = this.source(where, where.pointer);
-    if (!this.binding(source)) return this.deviate({ expected, received: text, where: source, exchange: ex });
-    throw new CaseFailure(expected, text, source, ex);
-  }
-
-  /** The response has this status (and, for an error, the case names its code with `expectError`). */
-  expectStatus(ex: Exchange, status: number, where: Partial<Source> = {}): void {
-    if (ex.response.status === status) return;
-    // Section 4.11 shows no answer of the links: where a rule asks a link to succeed, any 2xx does, and 200 is the reference's.
-    const success = (n: number) => n >= 200 && n <= 299;
-    if (success(status) && success(ex.response.status) && ex.operationId && answersUnlisted(this.doc.operation(ex.operationId)) && !(where.basis && !binds(where.basis))) {
-      return this.check(false, `status ${status}`, describeResponse(ex), { basis: UNLISTED_ANSWERS }, ex);
-    }
-    this.mismatch(`status ${status}`, ex, this.where(ex, status, where));
+  expectSuccess(ex: Exchange, rule: Rule, exact?: { status: number; basis: Basis }): void {
+    const status = ex.response.status;
+    if (status < 200 || status > 299) this.mismatch(`a success (a 2xx status)${exact ? `, ${exact.status} by the reference` : ''}`, ex, this.located(ex, exact?.status, rule));
+    this.note(rule, true);
+    if (exact) this.check(status === exact.status, `status ${exact.status}`, () => describeResponse(ex), exact.basis, ex);
   }
 
   /** The response is the error `code`, with the status the document gives it on this operation. */
-  expectError(ex: Exchange, code: string, where: Partial<Source> & { status?: number } = {}): void {
-    const status = where.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
+  expectError(ex: Exchange, code: string, rule: Rule & { status?: number }): void {
+    const status = rule.status ?? (ex.operationId ? this.doc.statusOfCode(ex.operationId, code) : undefined);
     if (status === undefined) throw new RunnerError('runner', `${ex.operationId} documents no status with code ${code}`);
-    if (ex.response.status !== status || codeOf(ex.response) !== code) this.mismatch(`${status} ${code}`, ex, this.where(ex, status, where));
+    if (ex.response.status !== status || codeOf(ex.response) !== code) this.mismatch(`${status} ${code}`, ex, this.located(ex, status, rule));
+    this.note(rule, true);
   }
 
   /** What follows an unexpected status depends on it, so even a reference choice ends the case here. */
-  private mismatch(expected: string, ex: Exchange, source: Source): never {
-    if (!this.binding(source)) this.depart({ expected, received: describeResponse(ex), where: source, exchange: ex });
-    throw new StatusMismatch(expected, describeResponse(ex), source, ex);
+  private mismatch(expected: string, ex: Exchange, rule: Rule): never {
+    if (!this.binding(rule)) this.depart({ expected, received: describeResponse(ex), where: rule, exchange: ex });
+    this.note(rule, false);
+    throw new StatusMismatch(expected, describeResponse(ex), rule, ex);
   }
 
   /** Deep equality of two JSON values, with both shown when they differ (a check: see `check`). */
-  expectEqual(actual: unknown, expected: unknown, what: string, where: Partial<Source> = {}, ex?: Exchange): void {
-    this.check(jsonEqual(actual, expected), `${what} ${JSON.stringify(expected)}`, () => `${JSON.stringify(actual)}`, where, ex);
+  expectEqual(actual: unknown, expected: unknown, what: string, rule: Rule, ex?: Exchange): void {
+    this.check(jsonEqual(actual, expected), `${what} ${JSON.stringify(expected)}`, () => `${JSON.stringify(actual)}`, rule, ex);
   }
 
   // Accounts, keys, clock --------------------------------------------------------------------------

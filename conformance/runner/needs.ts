@@ -1,5 +1,6 @@
 import type { DriverMethod } from '../drivers/driver.js';
 import type { Basis } from './basis.js';
+import type { RequirementId } from '../requirements/index.js';
 
 /**
  * What a case (or a generated property) needs from a run and what it costs a deployment: the part
@@ -32,13 +33,17 @@ export interface CaseCosts {
   waits?: string;
 }
 
-/** A case as the running of it sees it: its id, the sections it proves, its needs and costs. */
+/** A case as the running of it sees it: its id, what it proves, its needs and costs. */
 export interface CaseInfo {
   id: string;
+  /** The requirements (of the specification or HTTP) the case proves: what its pass means. */
+  requirements: RequirementId[];
+  /** The sections of the specification it is filed under: its requirements', and any it names for a reference choice. */
   sections: string[];
   /**
-   * The basis of the rule the case proves, when it is not the specification's sections: HTTP, or
-   * the reference server's own choice. Its assertions take this basis unless they name another.
+   * For a case that proves a choice of the reference server, not a requirement: the choice, and
+   * why it binds nobody else. Judging by the specification, such a case is reported apart, never
+   * passed.
    */
   basis?: Basis;
   needs: CaseNeeds;

@@ -1,19 +1,12 @@
 import type { Exchange } from './exchange.js';
 import type { NotRunKind, RunnerError } from './errors.js';
-import type { Basis } from './basis.js';
+import type { Rule } from './basis.js';
+import type { RequirementId } from '../requirements/index.js';
 
 export { RunnerError, NotRun, type NotRunKind } from './errors.js';
 
-/**
- * Where an expectation is written: a JSON pointer into the document and sections of the
- * specification. `basis` says what kind of rule it is when it is not the specification's (HTTP, or
- * the reference server's own choice); without it, the rule is the specification's, in `sections`.
- */
-export interface Source {
-  pointer?: string;
-  sections: string[];
-  basis?: Basis;
-}
+/** Where an expectation is written: its basis (the requirement it rests on, or the reference's choice) and a JSON pointer into the document. */
+export type Source = Rule;
 
 /** The deployment does not conform: what was expected, what came back, and where the rule is written. */
 export class CaseFailure extends Error {
@@ -62,7 +55,12 @@ export class ReferenceDeparture extends Error {
   }
 }
 
-export type State = 'passed' | 'failed' | 'error' | 'not-run';
+/**
+ * `reference`: judging by the specification, a case whose rule is only the reference server's
+ * choice neither passes nor fails; it is reported apart, as having matched the choice or departed
+ * from it.
+ */
+export type State = 'passed' | 'failed' | 'error' | 'not-run' | 'reference';
 
 export interface CaseResult {
   id: string;
@@ -83,4 +81,8 @@ export interface CaseResult {
   observed: string[];
   /** Departures from the reference server's own choices (judging by the specification only). */
   deviations: Deviation[];
+  /** For `reference`: whether the deployment made the reference's choice. */
+  reference?: 'matched' | 'departed';
+  /** The requirements the case's assertions tried: those that held, and the one that broke. */
+  requirements: { held: RequirementId[]; broken: RequirementId[] };
 }

@@ -1,6 +1,7 @@
 import type { CaseContext } from './context.js';
 import { codeOf, type Exchange } from './exchange.js';
-import { reference } from './basis.js';
+import { reference, sectionsOf, spec } from './basis.js';
+import type { SpecRequirementId } from '../requirements/index.js';
 
 /**
  * A sentence of the specification that can be read two ways, and the answer each reading gives.
@@ -13,7 +14,8 @@ export interface Reading {
   id: string;
   /** What was sent, in a few words. */
   request: string;
-  sections: string[];
+  /** The requirement whose words read two ways (its `readings` in the catalogue say how). */
+  requirement: SpecRequirementId;
   /** The answers the readings give, each with the sentence it rests on. */
   sides: { status: number; code: string; because: string }[];
   /** The code of the side the reference server takes. */
@@ -29,8 +31,13 @@ export function expectReading(ctx: CaseContext, ex: Exchange, reading: Reading):
   const received = `${ex.response.status}${codeOf(ex.response) ? ` ${codeOf(ex.response)}` : ''}`;
   const matches = (s: { status: number; code: string }) => ex.response.status === s.status && codeOf(ex.response) === s.code;
   const either = reading.sides.map(describe).join(' or ');
-  if (!reading.sides.some(matches)) ctx.fail(`${either} (${reading.request}: the specification reads both ways)`, received, { sections: reading.sections }, ex);
+  if (!reading.sides.some(matches)) ctx.fail(`${either} (${reading.request}: the specification reads both ways)`, received, spec(reading.requirement), ex);
   const own = reading.sides.find((s) => s.code === reading.reference)!;
   const why = `The specification reads two ways for ${reading.request} (${either}); the reference answers ${describe(own)}.`;
-  ctx.check(matches(own), `${describe(own)}, the reference's reading for ${reading.request}`, received, { basis: reference(why) }, ex);
+  ctx.check(matches(own), `${describe(own)}, the reference's reading for ${reading.request}`, received, reference(why), ex);
+}
+
+/** The sections a reading is filed under: its requirement's. */
+export function readingSections(reading: Reading): string[] {
+  return sectionsOf(spec(reading.requirement));
 }

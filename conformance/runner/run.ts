@@ -4,6 +4,8 @@ import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
 import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, sameDeparture, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
 import type { Exchange } from './exchange.js';
 import type { Stop } from './stop.js';
+import { sameBasis } from './basis.js';
+import type { RequirementId } from '../requirements/index.js';
 import { caseScope } from './har.js';
 
 export interface RunOptions {
@@ -78,6 +80,7 @@ function notRunResult(id: string, why: NotRunWhy): CaseResult {
     requests: 0,
     observed: [],
     deviations: [],
+    requirements: { held: [], broken: [] },
   };
 }
 
@@ -140,17 +143,20 @@ export async function runCases(cases: Case[], env: RunEnvironment, options: RunO
 async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promise<{ result: CaseResult; detail: CaseDetail }> {
   const started = performance.now();
   const observed = new Set<string>();
+  const held = new Set<RequirementId>();
+  const broken = new Set<RequirementId>();
   let requests = 0;
   let passed = 0;
   let failure: CaseFailure | undefined;
   let error: RunnerError | undefined;
   let notRun: NotRun | undefined;
+  let departed = false;
   let failedAttempt = 0;
   let detail: CaseDetail = { steps: [] };
   const deviations: Deviation[] = [];
   for (let attempt = 1; attempt <= options.repeat; attempt++) {
     const ctx = new CaseContext(env, c, attempt);
-    const outcome = await caseScope.run(c.id, () => attemptCase(c, ctx, options.caseTimeoutMs, options.stop));
+    let outcome = await caseScope.run(c.id, () => attemptCase(c, ctx, options.caseTimeoutMs, options.stop));
     await caseScope.run(c.id, () => ctx.cleanup());
     requests += ctx.exchanges.length;
     // One record of each departure, however many attempts met it, with the answers it was seen in.
@@ -160,6 +166,16 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
       else deviations.push({ ...d });
     }
     for (const t of ctx.observed()) observed.add(t);
+    for (const id of ctx.tried.held) held.add(id);
+    for (const id of ctx.tried.broken) broken.add(id);
+    if (outcome === 'departed') {
+      departed = true;
+      outcome = 'passed';
+    }
+    // A pass is earned: a case that proves requirements passes only if one of them was tried.
+    if (outcome === 'passed' && c.requirements.length > 0 && !c.requirements.some((id) => ctx.tried.held.has(id))) {
+      outcome = new NotRun(`not tried: none of its requirements (${c.requirements.join(', ')}) was checked by an assertion that ran`, 'capability', NOTHING_TRIED);
+    }
     if (outcome === 'passed') passed++;
     else if (outcome instanceof CaseFailure) {
       failure ??= outcome;
@@ -170,15 +186,35 @@ async function runCase(c: Case, env: RunEnvironment, options: RunOptions): Promi
     if (outcome instanceof NotRun || options.stop?.requested) break;
   }
   const total = options.repeat;
-  const base = { id: c.id, attempts: { passed, total }, durationMs: performance.now() - started, requests, observed: [...observed], deviations: failure ? notTheFailure(deviations, failure) : deviations };
+  const base = {
+    id: c.id,
+    attempts: { passed, total },
+    durationMs: performance.now() - started,
+    requests,
+    observed: [...observed],
+    deviations: failure ? notTheFailure(deviations, failure) : deviations,
+    requirements: { held: [...held].filter((id) => !broken.has(id)), broken: [...broken] },
+  };
   let result: CaseResult;
   if (failure) {
     result = { ...base, state: 'failed', failure, reason: total > 1 ? `failed in run ${failedAttempt} of ${total} (passed ${passed})` : undefined };
   } else if (error) result = { ...base, state: 'error', error, reason: error.message };
   else if (notRun) result = { ...base, state: 'not-run', reason: notRun.message, notRun: { kind: notRun.kind, label: notRun.label } };
-  else result = { ...base, state: 'passed' };
+  else if (provesAChoice(c, env)) {
+    // Judging by the specification, a reference choice is no rule: matched or departed, never passed.
+    const own = departed || deviations.some((d) => sameBasis(d.where, c.basis));
+    result = { ...base, state: 'reference', reference: own ? 'departed' : 'matched' };
+  } else result = { ...base, state: 'passed' };
   return { result, detail };
 }
+
+/** The case proves only a choice of the reference, and the run judges by the specification. */
+function provesAChoice(c: Case, env: RunEnvironment): boolean {
+  return env.judgement === 'spec' && c.basis?.kind === 'reference' && c.requirements.length === 0;
+}
+
+/** The cause the summary counts a case under when it ran but none of its requirements was checked. */
+export const NOTHING_TRIED = 'none of its requirements was tried';
 
 /**
  * A failure is reported once, as a failure: the departures of the answer that failed, and the
@@ -188,7 +224,7 @@ function notTheFailure(deviations: Deviation[], failure: CaseFailure): Deviation
   return deviations.filter((d) => !sameDeparture(d, failure) && (failure.exchange === undefined || d.exchange !== failure.exchange));
 }
 
-async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number, stop?: Stop): Promise<'passed' | CaseFailure | RunnerError | NotRun> {
+async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number, stop?: Stop): Promise<'passed' | 'departed' | CaseFailure | RunnerError | NotRun> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new RunnerError('timeout', `the case did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -200,7 +236,7 @@ async function attemptCase(c: Case, ctx: CaseContext, timeoutMs: number, stop?: 
   } catch (e) {
     if (e instanceof ReferenceDeparture) {
       ctx.deviate(e.deviation);
-      return 'passed';
+      return 'departed';
     }
     if (e instanceof CaseFailure || e instanceof RunnerError || e instanceof NotRun) return e;
     return new RunnerError('runner', `the case broke: ${(e as Error).stack ?? String(e)}`);

@@ -3,7 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type Ajv2020Type from 'ajv/dist/2020.js';
 import type { ApiDocument } from './document.js';
 import type { Basis } from './basis.js';
-import { basisOfMark } from './spec-view.js';
+import { basisOfMark, keptBasis } from './spec-view.js';
 
 // ajv is CommonJS; requiring it sidesteps the default-export shapes ESM gives a CommonJS class.
 const Ajv2020 = createRequire(import.meta.url)('ajv/dist/2020.js') as { default: typeof Ajv2020Type.default };
@@ -49,12 +49,12 @@ export interface Problem {
   basis?: Basis;
 }
 
-/** The `x-basis` mark of the rule an error broke, on the schema that holds it. */
+/** The `x-basis` mark of the rule an error broke, on the schema that holds it, or the requirement that kept that schema whole. */
 function markOf(e: ErrorObject): Basis | undefined {
-  const marks = (e.parentSchema as { 'x-basis'?: Record<string, unknown> } | undefined)?.['x-basis'];
-  if (!marks) return undefined;
-  if (e.keyword === 'required') return basisOfMark(marks[`required/${(e.params as { missingProperty: string }).missingProperty}`]);
-  return basisOfMark(marks[e.keyword]);
+  const parent = e.parentSchema as { 'x-basis'?: Record<string, unknown> } | undefined;
+  const marks = parent?.['x-basis'];
+  const own = !marks ? undefined : e.keyword === 'required' ? basisOfMark(marks[`required/${(e.params as { missingProperty: string }).missingProperty}`]) : basisOfMark(marks[e.keyword]);
+  return own ?? keptBasis(parent);
 }
 
 /** ajv's errors as short sentences, the deepest first, without the noise of anyOf/oneOf branches. */

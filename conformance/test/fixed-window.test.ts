@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inOneFixedWindow, mayCrossWindow, type WindowContext } from '../cases/fixed-window.js';
 import type { Exchange } from '../runner/exchange.js';
 import { CaseFailure, RunnerError, StatusMismatch } from '../runner/outcome.js';
+import { spec } from '../runner/basis.js';
 
 /**
  * A per-minute check against a real clock is judged only inside one fixed window: when the
@@ -26,7 +27,7 @@ function context(manualClock = false): WindowContext & { exchanges: Exchange[]; 
   return { exchanges, steps, step: (text: string) => void steps.push(text), env: { manualClock } };
 }
 
-const mismatch = (ex: Exchange) => new StatusMismatch('429 rate_limited', '200', { sections: ['8.1'] }, ex);
+const mismatch = (ex: Exchange) => new StatusMismatch('429 rate_limited', '200', spec('windows-fixed'), ex);
 
 /** An attempt that answers at the given server times and then, if told, fails as a case would. */
 function attempts(ctx: ReturnType<typeof context>, plan: { at: number[]; fail?: (ex: Exchange) => Error }[]) {
@@ -90,7 +91,7 @@ describe('inOneFixedWindow', () => {
 
   it('when a body breaks the document across a boundary, then that failure stands without a rerun', async () => {
     const ctx = context();
-    const schema = (ex: Exchange) => new CaseFailure('a body valid against the documented schema', 'cards missing', { sections: ['4'] }, ex);
+    const schema = (ex: Exchange) => new CaseFailure('a body valid against the documented schema', 'cards missing', spec('catalog-has-cards-and-logins'), ex);
     const { attempt, made } = attempts(ctx, [{ at: [BOUNDARY - 2_000, BOUNDARY + 1_000], fail: schema }]);
     await expect(inOneFixedWindow(ctx, MINUTE, attempt)).rejects.toThrow(/documented schema/);
     expect(made()).toBe(1);

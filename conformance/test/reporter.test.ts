@@ -7,6 +7,7 @@ import { UsageError } from '../runner/options.js';
 import { whyNotRun } from '../runner/run.js';
 import type { RunEnvironment } from '../runner/context.js';
 import type { Case } from '../runner/case.js';
+import { spec } from '../runner/basis.js';
 
 import { validateXML } from 'xmllint-wasm';
 import { jsonReport } from '../runner/report/json.js';
@@ -26,14 +27,14 @@ import { CaseFailure, type CaseResult } from '../runner/outcome.js';
  */
 
 const cases = [
-  defineCase({ id: 'getTokenCatalog/a', title: 'A', sections: ['4.1'], needs: {}, costs: {}, run: async () => undefined }),
-  defineCase({ id: 'getRecipes/b', title: 'B', sections: ['4.2'], needs: {}, costs: {}, run: async () => undefined }),
-  defineCase({ id: 'getRecipes/c', title: 'C', sections: ['8.3'], needs: {}, costs: {}, run: async () => undefined }),
+  defineCase({ id: 'getTokenCatalog/a', title: 'A', requirements: ['tokens-answer-200'], needs: {}, costs: {}, run: async () => undefined }),
+  defineCase({ id: 'getRecipes/b', title: 'B', requirements: ['recipes-index'], needs: {}, costs: {}, run: async () => undefined }),
+  defineCase({ id: 'getRecipes/c', title: 'C', requirements: ['recipe-budget'], needs: {}, costs: {}, run: async () => undefined }),
 ];
-const base = { attempts: { passed: 1, total: 1 }, durationMs: 3, requests: 1, observed: [], deviations: [] };
+const base = { attempts: { passed: 1, total: 1 }, durationMs: 3, requests: 1, observed: [], deviations: [], requirements: { held: [], broken: [] } };
 const results: CaseResult[] = [
   { id: 'getTokenCatalog/a', state: 'passed', ...base },
-  { id: 'getRecipes/b', state: 'failed', failure: new CaseFailure('status 200', '500 internal_error', { sections: ['4.2'] }), ...base },
+  { id: 'getRecipes/b', state: 'failed', failure: new CaseFailure('status 200', '500 internal_error', spec('recipes-no-errors-of-their-own')), ...base },
   { id: 'getRecipes/c', state: 'not-run', reason: 'needs a manual clock', notRun: { kind: 'capability', label: 'needs a manual clock' }, ...base },
 ];
 
@@ -115,13 +116,13 @@ describe('the console report of a run with every kind of outcome', () => {
 describe('the counts', () => {
   it('when nothing of a kind happened, then its count is there as zero', () => {
     const t = tally([], { catalogue: 0, selectedBy: [] });
-    expect(t.verdicts).toEqual({ passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0 });
+    expect(t.verdicts).toEqual({ passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0, 'matched-reference': 0, 'departed-reference': 0 });
     expect(t.notRun).toEqual({ choice: 0, capability: 0, stopped: 0 });
     expect(ranLine(t)).toBe('catalogue: 0 of 0 cases ran, all of it');
   });
 
   it('when a result carries no kind, then it counts as a missing capability, never as green', () => {
-    const t = tally([{ id: 'getRecipes/x', state: 'not-run', reason: 'found while running', attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [], deviations: [] }], { catalogue: 1, selectedBy: [] });
+    const t = tally([{ id: 'getRecipes/x', state: 'not-run', reason: 'found while running', attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [], deviations: [], requirements: { held: [], broken: [] } }], { catalogue: 1, selectedBy: [] });
     expect(t.notRun.capability).toBe(1);
   });
 });
@@ -129,7 +130,9 @@ describe('the counts', () => {
 describe('the JSON report', () => {
   it('when written, then every count is there (zeros included), with the judgement, the exit status and the deviations apart', () => {
     const report = JSON.parse(jsonReport(sampleRun())) as Record<string, any>;
-    expect(report.totals).toEqual({ passed: 2, failed: 1, known: 1, 'unexpected-pass': 0, error: 1, 'not-run': 3, deviations: 1 });
+    const { requirements, ...totals } = report.totals as Record<string, unknown>;
+    expect(totals).toEqual({ passed: 2, failed: 1, known: 1, 'unexpected-pass': 0, error: 1, 'not-run': 3, 'matched-reference': 0, 'departed-reference': 0, deviations: 1 });
+    expect(requirements).toMatchObject({ passed: expect.any(Number), failed: expect.any(Number), notRun: expect.any(Number), notTested: expect.any(Number), untestable: expect.any(Number) });
     expect(report.catalogue).toEqual({
       cases: 12,
       selected: 8,
@@ -246,7 +249,7 @@ describe('report files', () => {
 
 describe('why a case does not run', () => {
   const env = { keys: {}, manualClock: false, driver: undefined } as unknown as RunEnvironment;
-  const c = (needs: Case['needs'], costs: Case['costs'] = {}) => defineCase({ id: 'getRecipes/x', title: 'X', sections: ['4.2'], needs, costs, run: async () => undefined });
+  const c = (needs: Case['needs'], costs: Case['costs'] = {}) => defineCase({ id: 'getRecipes/x', title: 'X', requirements: ['recipes-index'], needs, costs, run: async () => undefined });
 
   it('when the run lacks the driver, a manual clock or a key, then the kind is a missing capability', () => {
     expect(whyNotRun(c({ driver: true }), env, true)).toEqual({ kind: 'capability', reason: 'needs the account-holder driver', label: 'needs the account-holder driver' });

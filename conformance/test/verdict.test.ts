@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCase, type Case } from '../runner/case.js';
-import { reference } from '../runner/basis.js';
+import { reference, spec } from '../runner/basis.js';
 import { parseArgs } from '../runner/options.js';
 import { resolveSettings } from '../runner/settings.js';
 import { runConformance, type Catalogue, type RunSummary } from '../runner/conformance.js';
@@ -41,7 +41,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const index = (id: string, title: string, run: Case['run'], extra: Partial<Case> = {}) => defineCase({ id: `getRecipes/${id}`, title, sections: ['4.2'], needs: {}, costs: {}, run, ...extra });
+const index = (id: string, title: string, run: Case['run'], extra: Partial<Case> = {}) => defineCase({ id: `getRecipes/${id}`, title, requirements: ['recipes-index-cacheable'], needs: {}, costs: {}, run, ...extra } as Parameters<typeof defineCase>[0]);
 
 const CASES: Case[] = [
   index('reads-twice', 'Reads the index twice', async (ctx) => {
@@ -57,15 +57,16 @@ const CASES: Case[] = [
   // Fails on the very answer that also departs from the reference's Cache-Control.
   index('fails-on-the-answer', 'Fails on an answer that also deviates', async (ctx) => {
     const ex = await ctx.call('getRecipes');
-    ctx.fail('an index with one recipe', 'an empty index', { sections: ['4.2'] }, ex);
+    ctx.fail('an index with one recipe', 'an empty index', spec('recipes-index'), ex);
   }),
   index('first-of-a-cause', 'Fails with a cause another case shares', async (ctx) => {
-    ctx.fail('recipes in the registry', 'none', { sections: ['4.2'] });
+    ctx.fail('recipes in the registry', 'none', spec('recipes-index'));
   }),
   index('second-of-a-cause', 'Fails with the same cause', async (ctx) => {
-    ctx.fail('recipes in the registry', 'none', { sections: ['4.2'] });
+    ctx.fail('recipes in the registry', 'none', spec('recipes-index'));
   }),
   index('beyond-the-specification', 'Proves a choice of the reference only', async (ctx) => void (await ctx.call('getRecipes')), {
+    requirements: undefined,
     sections: [],
     basis: reference('The specification does not say this; the reference does it.'),
   }),
@@ -123,13 +124,15 @@ describe('a departure seen in many answers', () => {
 
   it('when failures share a cause, then it is shown in full once and named for the others', () => {
     expect(result.output).toContain('FAILED getRecipes/second-of-a-cause: Fails with the same cause\nSame      the cause of getRecipes/first-of-a-cause: expected recipes in the registry; received none');
-    expect(result.output).toContain('failures with one cause:\n  2 cases: expected recipes in the registry; received none · specification §4.2\n    getRecipes/first-of-a-cause, getRecipes/second-of-a-cause');
+    expect(result.output).toContain('failures with one cause:\n  2 cases: expected recipes in the registry; received none · specification §4.2 bullet 4 [recipes-index]\n    getRecipes/first-of-a-cause, getRecipes/second-of-a-cause');
     const html = readFileSync(files().html, 'utf8');
     expect(html).toContain('the same cause as <a href="#case-getRecipes_first-of-a-cause">');
   });
 
-  it('when a case cites no section, then every report files it under its basis', () => {
-    expect(result.output).toMatch(/^Reference server's choices +1 +0 +0 +0 +0$/m);
+  it('when a case cites no section, then every report files it under its basis, counted apart from the verdicts', () => {
+    expect(result.output).toMatch(/^Reference server's choices +0 +0 +0 +0 +0 +1$/m);
+    expect(result.output).toContain('1 case proved only a choice of the reference server, counted apart, neither passed nor failed: 1 matched it, 0 departed from it');
+    expect(result.results.find((r) => r.id === 'getRecipes/beyond-the-specification')).toMatchObject({ state: 'reference', reference: 'matched' });
     expect(result.output).not.toMatch(/^\?\./m);
     const junit = readFileSync(files().junit, 'utf8');
     expect(junit).toContain('<testcase classname="vault.reference.getRecipes" name="getRecipes/beyond-the-specification"');
@@ -137,7 +140,7 @@ describe('a departure seen in many answers', () => {
     expect(junit).not.toContain('vault.s0');
     const html = readFileSync(files().html, 'utf8');
     expect(html).toContain('Reference server&#39;s choices: 1');
-    expect(html).toContain('<td>the reference server&#39;s choice (The specification does not say this; the reference does it.)</td><td><span class="tag passed">');
+    expect(html).toContain('<td>the reference server&#39;s choice (The specification does not say this; the reference does it.)</td><td><span class="tag matched-reference">');
   });
 });
 

@@ -1,7 +1,9 @@
 // vault/constraint-basis: every constraint of a response that could over-state the specification
-// carries its basis in `x-basis` (extensions.md): a section of the specification, HTTP, or the
-// reference server's own choice. The conformance runner judges a deployment only by the first
-// two kinds, so an unmarked constraint would fail a deployment for a choice nobody else made.
+// carries its basis in `x-basis` (extensions.md): a requirement of the conformance catalogue
+// (conformance/requirements/, of the specification or of HTTP), or the reference server's own
+// choice. The conformance runner keeps in its view of the document only what a requirement
+// states, so an unmarked constraint binds nobody but the reference; the ones that could be
+// mistaken for a rule are asked for a mark here, so that the choice is made in the open.
 //
 // Lessons:
 // - The kinds that over-state are the ones a reader cannot tell from a rule: a `required` member
@@ -11,8 +13,8 @@
 // - A mark on a node with no such constraint is refused too: a stale mark reads as a rule.
 import { follow, isObject, member, reporter } from './resolve.js';
 
-const SECTION_NUMBER = /^\d+(\.\d+)*$/;
-const RFC = /^RFC \d+/;
+// A requirement's id; that it exists in the catalogue is the runner's test (conformance/test/requirements.test.ts).
+const REQUIREMENT_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const JSON_MEDIA = 'application/json';
 const COMBINATORS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 // `if` and `not` only test a value (a `required` there is a condition), so they constrain nothing.
@@ -28,11 +30,11 @@ function basisProblem(value) {
   if (!isObject(value)) return 'is not an object naming one basis ({spec}, {http} or {reference})';
   const kinds = ['spec', 'http', 'reference'].filter((k) => k in value);
   if (kinds.length !== 1 || Object.keys(value).length !== 1) return 'names more or less than one basis: give exactly one of spec, http or reference';
-  if (kinds[0] === 'spec') {
-    const sections = Array.isArray(value.spec) ? value.spec : [value.spec];
-    if (sections.length === 0 || !sections.every((s) => typeof s === 'string' && SECTION_NUMBER.test(s))) return 'gives spec sections that are not section numbers such as "4.6" (quoted)';
+  if (kinds[0] === 'spec' || kinds[0] === 'http') {
+    const ids = Array.isArray(value[kinds[0]]) ? value[kinds[0]] : [value[kinds[0]]];
+    if (ids.length === 0 || !ids.every((s) => typeof s === 'string' && REQUIREMENT_ID.test(s))) return `gives ${kinds[0]} without naming requirements of the catalogue by id ("tokens-no-store")`;
+    if (kinds[0] === 'http' && !ids.every((s) => s.startsWith('http-'))) return 'gives http with a requirement that is not one of HTTP\'s ("http-...")';
   }
-  if (kinds[0] === 'http' && (typeof value.http !== 'string' || !RFC.test(value.http))) return 'gives http without an RFC ("RFC 9110 §11.1")';
   if (kinds[0] === 'reference' && (typeof value.reference !== 'string' || value.reference.trim().length < 10)) return 'gives reference without saying why (what the specification does say)';
   return undefined;
 }
@@ -72,7 +74,7 @@ function walkSchema(ctx, entry, report, visited) {
   const schema = entry.node;
   const marks = isObject(schema['x-basis']) ? schema['x-basis'] : {};
   for (const key of schemaConstraints(schema)) {
-    if (!covered(marks, key)) report(`\`${key}\` of a response schema has no basis: add \`x-basis: {${key}: {spec|http|reference: ...}}\` (extensions.md).`, entry.location);
+    if (!covered(marks, key)) report(`\`${key}\` of a response schema has no basis: add \`x-basis: {${key}: {spec: <requirement id>} | {reference: <why>}}\` (extensions.md).`, entry.location);
   }
   const reference = (path) => Object.entries(marks).some(([m, v]) => (path === m || path.startsWith(`${m}/`)) && isObject(v) && 'reference' in v);
   // What the reference alone constrains is left out of the specification's view whole, so the

@@ -5,6 +5,8 @@ import type { CaseContext, CallOptions } from '../context.js';
 import type { CaseCosts, CaseNeeds } from '../case.js';
 import type { Exchange } from '../exchange.js';
 import { RunnerError } from '../outcome.js';
+import { reference, spec, type Basis } from '../basis.js';
+import { body, entries } from '../by-meaning.js';
 import type { Stock } from './stock.js';
 import { bodyShape, type Member } from './schema.js';
 import { jsonText, RawNumber } from './json-text.js';
@@ -46,6 +48,11 @@ export interface Generated {
   rule: string;
   call: CallOptions;
   expect: { status: number; code?: string } | 'accepted';
+  /**
+   * The requirement the expected answer rests on. Without one, the expectation is the reference's
+   * document's (a schema rule mapped to its code), which judging by the specification is a deviation only.
+   */
+  basis?: Basis;
   /** The break is a schema rule: the runner checks its own input fails the document's schema. */
   schemaRule?: boolean;
   /** The operation it is sent to, when a property spans several. */
@@ -346,11 +353,12 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
           rule: filter ? `${filter[0]}=<page>` : 'no filter',
           call: { key: await gen.stock.plainKey(), query: { ...extra, ...(filter ? { [filter[0]]: filter[1] } : {}) } },
           expect: { status: 200 },
+          basis: spec('tokens-answer-200'),
         })),
         verify(gen, generated, ex) {
           const filtered = typeof generated.call.query === 'object' && ('url' in generated.call.query || 'host' in generated.call.query);
-          const has = 'relatedLogins' in (ex.response.json as object);
-          gen.ctx.check(has === filtered, filtered ? 'relatedLogins with a url or host filter' : 'no relatedLogins without a filter', has ? 'relatedLogins present' : 'relatedLogins absent', { sections: ['2.1', '4.1'] }, ex);
+          const has = 'relatedLogins' in body(ex);
+          gen.ctx.check(has === filtered, filtered ? 'relatedLogins with a url or host filter' : 'no relatedLogins without a filter', has ? 'relatedLogins present' : 'relatedLogins absent', spec('catalog-related-logins-only-with-filter'), ex);
         },
       };
     case 'getRecipes':
@@ -367,15 +375,16 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
         })),
         verify(gen, generated, ex) {
           const query = generated.call.query as Record<string, string>;
-          const body = ex.response.json as Record<string, unknown>;
+          const answer = body(ex);
           if ('url' in query) {
-            gen.ctx.expectEqual(Object.keys(body).sort(), ['merchant', 'platform', 'signup', 'signupPlatform'], 'the four slots of a lookup:', { sections: ['2.3', '4.2'] }, ex);
+            gen.ctx.expectEqual(Object.keys(answer).sort(), ['merchant', 'platform', 'signup', 'signupPlatform'], 'the four slots of a lookup:', spec('lookup-four-slots'), ex);
             const cache = ex.response.headers['cache-control'] ?? '';
-            gen.ctx.check(sameMeaning('cache-control', 'no-store', cache, 'holds'), 'Cache-Control: no-store on a lookup', `Cache-Control: ${cache}`, { sections: ['4.2'] }, ex);
+            gen.ctx.check(sameMeaning('cache-control', 'no-store', cache, 'holds'), 'Cache-Control: no-store on a lookup', `Cache-Control: ${cache}`, spec('recipes-lookup-no-store'), ex);
           } else {
-            const bodies = (body.recipes as Body[]).filter((r) => 'recipe' in r).length;
-            const all = (body.recipes as Body[]).length;
-            gen.ctx.expectEqual(bodies, query.full === '1' ? all : 0, `entries with a body (full=${JSON.stringify(query.full)}):`, { sections: ['2.2', '4.2'] }, ex);
+            const listed = entries(answer.recipes) as Body[];
+            const bodies = listed.filter((r) => r && typeof r === 'object' && 'recipe' in r).length;
+            const all = listed.length;
+            gen.ctx.expectEqual(bodies, query.full === '1' ? all : 0, `entries with a body (full=${JSON.stringify(query.full)}):`, spec('recipes-full-bodies', 'index-entry-recipe-only-with-full'), ex);
           }
         },
       };
@@ -393,11 +402,11 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
           const cap = atCap === 0 ? gen.doc.limitsOf(operationId).find((l) => l.kind === 'body')?.value : undefined;
           const text = jsonText(numbers(body));
           return cap
-            ? { rule: 'a body of exactly the cap', call: { key: key.key, body: padTo(text, cap), chunked }, expect: { status: 202 } }
-            : { rule: shape, call: { key: key.key, body: text }, expect: { status: 202 } };
+            ? { rule: 'a body of exactly the cap', call: { key: key.key, body: padTo(text, cap), chunked }, expect: { status: 202 }, basis: spec('filing-answer-202', 'login-write-body-cap') }
+            : { rule: shape, call: { key: key.key, body: text }, expect: { status: 202 }, basis: spec('filing-answer-202') };
         }),
         verify(gen, _generated, ex) {
-          gen.ctx.expectEqual((ex.response.json as Body).status, 'pending', 'a new request on an account with no pre-approved site is', { sections: ['3', '4.6'] }, ex);
+          gen.ctx.expectEqual(body(ex).status, 'pending', 'a new request on an account with no pre-approved site is', spec('signup-files-pending'), ex);
         },
       };
     case 'rotateLoginPassword':
@@ -410,18 +419,18 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
         arbitrary: validBody(operationId).map(({ body, shape }) => async (gen) => {
           const seat = await gen.stock.seat();
           gen.stock.changed(seat);
-          return { rule: shape, call: { key: seat.key, json: { label: seat.label, ...body } }, expect: { status: 200 } };
+          return { rule: shape, call: { key: seat.key, json: { label: seat.label, ...body } }, expect: { status: 200 }, basis: spec('rotate-answer') };
         }),
         verify(gen, generated, ex) {
           const sent = generated.call.json as Body;
-          const got = ex.response.json as { rotated: boolean; passwordPolicy: { length: number; classes: string[]; symbolAlphabet?: string } };
+          const got = body(ex) as { rotated?: boolean; passwordPolicy?: { length: number; classes: string[]; symbolAlphabet?: string } };
           const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
           const lo = Math.max(12, num(sent.minLength) ?? 12);
           const hi = Math.min(64, num(sent.maxLength) ?? 64);
-          const p = got.passwordPolicy;
-          gen.ctx.check(p.length >= lo && p.length <= hi, `a password length within ${lo} to ${hi}`, `length ${p.length}`, { sections: ['2.6'] }, ex);
+          const p = got.passwordPolicy ?? { length: NaN, classes: [] };
+          gen.ctx.check(p.length >= lo && p.length <= hi, `a password length within ${lo} to ${hi}`, `length ${p.length}`, spec('generated-password-length'), ex);
           const noSymbols = sent.noSymbols === true;
-          gen.ctx.check(noSymbols === (p.symbolAlphabet === undefined), noSymbols ? 'no symbolAlphabet with noSymbols' : 'a symbolAlphabet', `symbolAlphabet ${JSON.stringify(p.symbolAlphabet)}`, { sections: ['2.6', '4.9'] }, ex);
+          gen.ctx.check(noSymbols === (p.symbolAlphabet === undefined), noSymbols ? 'no symbolAlphabet with noSymbols' : 'a symbolAlphabet', `symbolAlphabet ${JSON.stringify(p.symbolAlphabet)}`, spec('rotate-policy-without-symbols', 'signup-password-policy'), ex);
         },
       };
     case 'submitRecipe':
@@ -451,6 +460,7 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
           rule: 'an unknown id',
           call: { key: await gen.stock.plainKey(), params: { id: `zz${id}` } },
           expect: { status: 404, code: op.operationId === 'getSignupRequest' ? 'request_not_found' : 'not_found' },
+          basis: op.operationId === 'getSignupRequest' ? spec('poll-unknown-request') : spec('submission-errors'),
         })),
       };
     case 'createLogin':
@@ -464,6 +474,7 @@ function positive(g: Gen, operationId: string, spend: boolean): Property | undef
           rule: 'any request',
           call: { ...(auth !== null ? { authorization: auth.replace(/[^\x20-\x7e]/g, '') } : {}), ...(body !== null ? { body } : {}) },
           expect: { status: 410, code: 'signup_requires_approval' },
+          basis: spec('retired-answers-410'),
         })),
       };
     case 'getProxyHealth':
@@ -510,6 +521,7 @@ function authFailures(g: Gen): Property {
         rule: `${form.rule} on ${operationId}`,
         call: { ...valid, key: undefined, ...(form.authorization !== undefined ? { authorization: form.authorization } : {}) },
         expect: { status: 401, code: form.code },
+        basis: spec(form.code === 'unauthorized' ? 'auth-missing-or-not-bearer' : 'auth-unknown-or-revoked'),
         operationId,
       } as Generated;
     }),
@@ -542,6 +554,7 @@ function signupNotEnabled(): Property {
       rule: `no signup permission on ${operationId}`,
       call: { key: await gen.stock.plainKey(), json: operationId === 'fileSignupRequest' ? { website, email } : { label: 'acme', ...(operationId === 'setLoginUsername' ? { username } : {}) } },
       expect: { status: 403, code: 'signup_not_enabled' },
+      basis: spec('login-writes-need-signup-permission'),
       operationId,
     } as Generated)),
   };

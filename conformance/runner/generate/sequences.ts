@@ -4,6 +4,8 @@ import type { Node } from '../document.js';
 import type { Exchange } from '../exchange.js';
 import type { Gen } from './properties.js';
 import { EMAIL, PASSWORD_RULES, SITE, USERNAME } from './values.js';
+import { reference, spec } from '../basis.js';
+import { entries } from '../by-meaning.js';
 
 /**
  * Stateful sequences: random walks through the signup workflow on one account and key, chained by
@@ -73,29 +75,29 @@ async function invariants(m: Model, r: Real): Promise<void> {
   for (const q of m.requests) {
     const ex = await call(r, 'getSignupRequest', { key: r.key, params: { id: q.id } });
     const body = ex.response.json as Node;
-    ctx.expectEqual(passwordMembers(body), [], 'no password in a poll (members named so):', { sections: ['2.5', '4.7'] }, ex);
-    ctx.expectEqual(body.status, q.status, `the status of ${q.id}`, { sections: ['3'] }, ex);
+    ctx.expectEqual(passwordMembers(body), [], 'no password in a poll (members named so):', spec('poll-never-returns-password'), ex);
+    ctx.expectEqual(body.status, q.status, `the status of ${q.id}`, spec('signup-status-values', 'signup-approved-by-holder', 'signup-denied'), ex);
     if (body.status === 'pending') pending++;
     if (q.status === 'approved') {
       const login = m.logins.get(q.label!)!;
-      ctx.expectEqual(body.login, login.entry, `the poll's login entry equal to the catalog's for ${q.label}:`, { sections: ['2.1', '2.5'] }, ex);
-      ctx.expectEqual(body.passwordOwnerManaged === true, login.ownerManaged, 'passwordOwnerManaged', { sections: ['4.7'] }, ex);
+      ctx.expectEqual(body.login, login.entry, `the poll's login entry equal to the catalog's for ${q.label}:`, spec('signup-login-entry-is-the-catalog-entry'), ex);
+      ctx.expectEqual(body.passwordOwnerManaged === true, login.ownerManaged, 'passwordOwnerManaged', spec('signup-owner-managed'), ex);
     }
   }
   const ceiling = limit(r, 'pending-signup-requests');
-  ctx.check(pending <= ceiling, `at most ${ceiling} requests awaiting a decision`, `${pending} pending`, { pointer: '#/x-limits/pending-signup-requests', sections: ['8.3'] });
+  ctx.check(pending <= ceiling, `at most ${ceiling} requests awaiting a decision`, `${pending} pending`, { ...spec('pending-five'), pointer: '#/x-limits/pending-signup-requests' });
 }
 
 /** Reads the catalog and checks it lists exactly the model's logins, each with its entry. */
 async function catalogMatches(m: Model, r: Real): Promise<void> {
   const ex = await call(r, 'getTokenCatalog', { key: r.key });
-  r.g.ctx.expectStatus(ex, 200);
-  const logins = (ex.response.json as Node).logins as Node[];
+  r.g.ctx.expectStatus(ex, 200, spec('tokens-answer-200'));
+  const logins = entries((ex.response.json as Node)?.logins);
   r.g.ctx.expectEqual(
     Object.fromEntries(logins.map((l: Node) => [l.label, l])),
     Object.fromEntries([...m.logins.values()].map((l) => [l.label, l.entry])),
     'the catalog\'s logins, each as the signup endpoints last returned it:',
-    { sections: ['2.1', '4.1'] },
+    spec('signup-login-entry-is-the-catalog-entry'),
     ex,
   );
 }
@@ -113,10 +115,10 @@ class File implements Cmd {
     const before = full ? await snapshot(m, r) : '';
     const ex = await call(r, 'fileSignupRequest', { key: r.key, json: this.body });
     if (full) {
-      r.g.ctx.expectError(ex, 'too_many_pending');
-      r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', { sections: ['8.1', '8.3'] });
+      r.g.ctx.expectError(ex, 'too_many_pending', spec('too-many-pending'));
+      r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', spec('refused-records-nothing'));
     } else {
-      r.g.ctx.expectStatus(ex, 202);
+      r.g.ctx.expectStatus(ex, 202, spec('filing-answer-202'));
       m.requests.push({ id: (ex.response.json as Node).requestId, status: 'pending' });
     }
     await invariants(m, r);
@@ -131,13 +133,13 @@ class Decide implements Cmd {
     const q = pick(m.requests.filter((x) => x.status === 'pending'), this.i);
     const token = await r.account.signupLink(q.id);
     const ex = await call(r, 'decideSignupApproval', { params: { token }, json: { decision: this.decision } });
-    r.g.ctx.expectStatus(ex, 200);
+    r.g.ctx.expectSuccess(ex, spec('link-signup-request'), { status: 200, basis: reference('Section 4.11 shows no answer of the links: any success conforms. The reference answers 200.') });
     if (this.decision === 'deny') q.status = 'denied';
     else {
       m.changes++;
       const poll = await call(r, 'getSignupRequest', { key: r.key, params: { id: q.id } });
       const body = poll.response.json as Node;
-      r.g.ctx.expectEqual(body.status, 'approved', 'the status after the holder approved', { sections: ['3'] }, poll);
+      r.g.ctx.expectEqual(body.status, 'approved', 'the status after the holder approved', spec('signup-approved-by-holder'), poll);
       q.status = 'approved';
       q.label = body.login.label;
       m.logins.set(q.label!, { label: q.label!, entry: body.login, ownerManaged: false });
@@ -158,13 +160,13 @@ class SetUsername implements Cmd {
     const before = login.username && login.username !== username ? await snapshot(m, r) : '';
     const ex = await call(r, 'setLoginUsername', { key: r.key, json: { label: login.label, username } });
     if (login.username && login.username !== username) {
-      r.g.ctx.expectError(ex, 'username_already_set');
-      r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', { sections: ['4.8'] });
+      r.g.ctx.expectError(ex, 'username_already_set', spec('username-recorded-once'));
+      r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', spec('username-recorded-once'));
     } else {
-      r.g.ctx.expectStatus(ex, 200);
+      r.g.ctx.expectStatus(ex, 200, spec('username-answer'));
       const entry = (ex.response.json as Node).login;
-      r.g.ctx.check(entry.hasUsername === true && typeof entry.tokens.username === 'string', 'hasUsername and a username token', JSON.stringify(entry), { sections: ['4.8'] }, ex);
-      for (const t of ['password', 'email']) r.g.ctx.expectEqual(entry.tokens[t], login.entry.tokens[t], `the ${t} token unchanged:`, { sections: ['2.1'] }, ex);
+      r.g.ctx.check(entry.hasUsername === true && typeof entry.tokens.username === 'string', 'hasUsername and a username token', JSON.stringify(entry), spec('username-answer'), ex);
+      for (const t of ['password', 'email']) r.g.ctx.expectEqual(entry.tokens[t], login.entry.tokens[t], `the ${t} token unchanged:`, spec('tokens-never-expire'), ex);
       if (!login.username) m.changes++;
       login.username = username;
       login.entry = entry;
@@ -184,13 +186,13 @@ class Rotate implements Cmd {
     const before = login.ownerManaged ? await snapshot(m, r) : '';
     const ex = await call(r, 'rotateLoginPassword', { key: r.key, json: { label: login.label, ...this.rules } });
     if (login.ownerManaged) {
-      r.g.ctx.expectError(ex, 'not_rotatable');
-      r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', { sections: ['4.9'] });
+      r.g.ctx.expectError(ex, 'not_rotatable', spec('owner-managed-not-rotatable'));
+      r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', spec('refused-records-nothing'));
     } else {
-      r.g.ctx.expectStatus(ex, 200);
+      r.g.ctx.expectStatus(ex, 200, spec('rotate-answer'));
       m.changes++;
       const body = ex.response.json as Node;
-      r.g.ctx.expectEqual(body.login.tokens, login.entry.tokens, 'the same tokens after a rotation:', { sections: ['4.9'] }, ex);
+      r.g.ctx.expectEqual(body.login.tokens, login.entry.tokens, 'the same tokens after a rotation:', spec('rotate-tokens-unchanged'), ex);
       login.entry = body.login;
       await catalogMatches(m, r);
     }

@@ -13,8 +13,8 @@ import type { Reading } from '../readings.js';
 const NO_SECTION = 'Beyond the specification';
 
 function basisCell(c: Case): string {
-  if (!c.basis || c.basis.kind === 'spec') return 'spec';
-  return c.basis.kind === 'http' ? `HTTP: ${c.basis.cite}` : '**reference**';
+  if (c.requirements.length > 0) return c.requirements.map((id) => `\`${id}\``).join(', ');
+  return '**reference**';
 }
 
 export function casesMarkdown(cases: Case[], documentVersion: string, readings: Reading[] = []): string {
@@ -56,13 +56,13 @@ export function casesMarkdown(cases: Case[], documentVersion: string, readings: 
       '',
       'Where a sentence can be read two ways, judging by the specification accepts the answer of either reading; the reference\'s reading is its own choice, reported as a deviation when a deployment took the other. Judging by the reference, its reading is enforced.',
       '',
-      '| request | sections | one reading | the other | the reference | cases |',
+      '| request | requirement | one reading | the other | the reference | cases |',
       '| - | - | - | - | - | - |',
     );
     const side = (s: Reading['sides'][number]) => `${s.status} \`${s.code}\`: ${s.because.replace(/\|/g, '\\|')}`;
     for (const r of readings) {
       const [one, other] = r.sides;
-      lines.push(`| ${r.request} | ${r.sections.join(', ')} | ${side(one!)} | ${side(other!)} | \`${r.reference}\` | ${r.cases.map((c) => `\`${c}\``).join(', ')} |`);
+      lines.push(`| ${r.request} | \`${r.requirement}\` | ${side(one!)} | ${side(other!)} | \`${r.reference}\` | ${r.cases.map((c) => `\`${c}\``).join(', ')} |`);
     }
   }
   return `${lines.join('\n')}\n`;

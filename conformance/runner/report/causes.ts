@@ -15,8 +15,7 @@ export interface FailureCause {
 }
 
 export function writtenOf(where: NonNullable<CaseResult['failure']>['where']): string {
-  const basis = where.basis && where.basis.kind !== 'spec' ? describeBasis(where.basis) : '';
-  return [where.pointer, where.sections.length ? `specification ${where.sections.map((s) => `§${s}`).join(', ')}` : '', basis].filter(Boolean).join(' · ');
+  return [where.pointer, describeBasis(where)].filter(Boolean).join(' · ');
 }
 
 function causeKey(f: NonNullable<CaseResult['failure']>): string {

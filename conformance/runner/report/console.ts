@@ -7,7 +7,7 @@ import { formatFailure, formatSameCause } from './failure.js';
 import { deviationsHeading, groupDeviations, groupLine } from './deviations.js';
 import { CauseTracker, causeLines, failureCauses } from './causes.js';
 import { byGroupKey, chapterGroup } from './labels.js';
-import { incompleteLine, judgementWords, notRunLines, ranLine, verdictOf, type Tally, type Verdict } from './tally.js';
+import { incompleteLine, judgementWords, notRunLines, ranLine, referenceLine, verdictOf, type Tally, type Verdict } from './tally.js';
 
 export { verdictOf, type Verdict } from './tally.js';
 
@@ -29,7 +29,11 @@ const LABEL: Record<Verdict, string> = {
   'unexpected-pass': 'UNEXPECTED PASS',
   error: 'ERROR',
   'not-run': 'NOT RUN',
+  'matched-reference': 'REF SAME',
+  'departed-reference': 'REF OTHER',
 };
+
+const ZERO = (): Record<Verdict, number> => ({ passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0, 'matched-reference': 0, 'departed-reference': 0 });
 
 /**
  * On a terminal, one live progress line and each failure as it happens; without one (CI), a plain
@@ -37,7 +41,7 @@ const LABEL: Record<Verdict, string> = {
  */
 export class ConsoleReporter {
   private done = 0;
-  private readonly counts: Record<Verdict, number> = { passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0 };
+  private readonly counts: Record<Verdict, number> = ZERO();
   private readonly causes = new CauseTracker();
 
   constructor(
@@ -87,14 +91,15 @@ export class ConsoleReporter {
       const rows = new Map<string, { title: string; row: Record<Verdict, number> }>();
       for (const r of results) {
         const group = chapterGroup(this.byId.get(r.id)!);
-        const entry = rows.get(group.key) ?? { title: group.title, row: { passed: 0, failed: 0, known: 0, 'unexpected-pass': 0, error: 0, 'not-run': 0 } };
+        const entry = rows.get(group.key) ?? { title: group.title, row: ZERO() };
         entry.row[verdictOf(r)]++;
         rows.set(group.key, entry);
       }
-      lines.push('', 'section                                   passed  failed  errors  not run  known');
+      lines.push('', 'section                                   passed  failed  errors  not run  known  reference');
       for (const [, { title, row }] of [...rows].sort(([a], [b]) => byGroupKey(a, b))) {
         const name = title.slice(0, 40).padEnd(40);
-        lines.push(`${name} ${String(row.passed).padStart(7)} ${String(row.failed + row['unexpected-pass']).padStart(7)} ${String(row.error).padStart(7)} ${String(row['not-run']).padStart(8)} ${String(row.known).padStart(6)}`);
+        const references = row['matched-reference'] + row['departed-reference'];
+        lines.push(`${name} ${String(row.passed).padStart(7)} ${String(row.failed + row['unexpected-pass']).padStart(7)} ${String(row.error).padStart(7)} ${String(row['not-run']).padStart(8)} ${String(row.known).padStart(6)} ${String(references).padStart(10)}`);
       }
       const groups = groupDeviations(results);
       if (groups.length > 0) {
@@ -109,6 +114,8 @@ export class ConsoleReporter {
     if (run.interrupted) lines.push(`INTERRUPTED by ${run.interrupted}: no case started after it; the cases under way were ended; the summary and the reports cover what ran`);
     lines.push(judgementWords(run.judgement));
     lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} distinct deviation${t.deviations === 1 ? '' : 's'}` : ''));
+    const references = referenceLine(t);
+    if (references) lines.push(references);
     lines.push(ranLine(t));
     const incomplete = incompleteLine(t, run.acceptIncomplete);
     if (incomplete) lines.push(incomplete);

@@ -1,4 +1,4 @@
-import { describeBasis, spec } from '../basis.js';
+import { describeBasis } from '../basis.js';
 import type { CaseResult, Deviation } from '../outcome.js';
 
 /**
@@ -24,7 +24,7 @@ export function viewDeviation(caseId: string, d: Deviation): DeviationView {
     caseId,
     expected: d.expected,
     received: d.received,
-    basis: describeBasis(d.where.basis ?? spec(...d.where.sections)),
+    basis: describeBasis(d.where),
     ...(d.where.pointer ? { pointer: d.where.pointer } : {}),
     ...(ex ? { exchange: `${ex.request.method} ${ex.request.url} → ${ex.response.status}` } : {}),
     answers: d.answers ?? 1,

@@ -6,6 +6,7 @@ import type { Secrets } from '../secrets.js';
 import { replayOf } from './replay.js';
 import { writtenOf } from './causes.js';
 import { provesText } from './labels.js';
+import { requirementWords } from '../basis.js';
 
 const BODY_LIMIT = 600;
 
@@ -49,7 +50,7 @@ export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, s
   const lines: string[] = [];
   const state = result.state === 'failed' ? 'FAILED' : 'ERROR';
   lines.push(`${state} ${c.id}: ${c.title}`);
-  const proves = c.sections.length === 0 || (c.basis && c.basis.kind !== 'spec') ? provesText({ sections: [], basis: c.basis }) : `section${c.sections.length > 1 ? 's' : ''} ${c.sections.join(', ')}`;
+  const proves = c.requirements.length === 0 ? provesText({ sections: [], basis: c.basis }) : c.requirements.join(', ');
   lines.push(`          proves ${proves} (${c.level})${result.reason ? `; ${result.reason}` : ''}`);
   const failure = result.failure;
   const ex = failure?.exchange ?? detail.lastExchange;
@@ -57,6 +58,8 @@ export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, s
     lines.push(...indent([failure.expected], 'Expected'));
     lines.push(...indent([failure.received], 'Received'));
     lines.push(...indent([writtenOf(failure.where)], 'Written'));
+    // The requirement's own words: what justifies the failure.
+    lines.push(...indent(requirementWords(failure.where), 'Requires'));
   } else if (result.error) {
     lines.push(...indent([`${result.error.kind}: ${result.error.message}`], 'Problem'));
     lines.push(...indent(['this is not a verdict on the deployment: the runner, the driver or the network failed'], ''));

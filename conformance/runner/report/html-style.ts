@@ -36,7 +36,8 @@ a { color: var(--info); }
 @media (max-width: 800px) { .exchange { grid-template-columns: 1fr; } }
 .tag { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; font-weight: 600; vertical-align: middle; }
 .tag.passed { background: var(--ok-bg); color: var(--ok); } .tag.failed, .tag.unexpected-pass { background: var(--bad-bg); color: var(--bad); }
-.tag.error, .tag.known, .tag.not-run { background: var(--warn-bg); color: var(--warn); }
+.tag.error, .tag.known, .tag.not-run, .tag.not-tested { background: var(--warn-bg); color: var(--warn); }
+.tag.matched-reference, .tag.departed-reference, .tag.untestable { background: var(--muted-bg, #eee); color: inherit; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; font-size: .9rem; }
 th, td { border: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: var(--panel); position: sticky; top: 0; }

@@ -1,6 +1,6 @@
 import type { Case } from '../case.js';
 import type { Exchange } from '../exchange.js';
-import { describeBasis, spec } from '../basis.js';
+import { describeBasis, requirementWords } from '../basis.js';
 import { replayOf } from './replay.js';
 import { truncate } from './failure.js';
 import { coverageTotals, type CoverageRow } from './coverage.js';
@@ -9,6 +9,7 @@ import { CauseTracker } from './causes.js';
 import { byGroupKey, chapterGroup, provesText } from './labels.js';
 import { EXIT_MEANING, type ReportInput } from './input.js';
 import { judgementWords, ranLine, verdictOf, type Verdict } from './tally.js';
+import { requirementRows, requirementTotals, requirementsLine } from './requirements.js';
 import { HTML_STYLE } from './html-style.js';
 
 /**
@@ -31,6 +32,8 @@ const VERDICT_LABEL: Record<Verdict, string> = {
   'unexpected-pass': 'unexpected pass',
   error: 'error',
   'not-run': 'not run',
+  'matched-reference': "matched the reference's choice",
+  'departed-reference': "departed from the reference's choice",
 };
 
 function anchor(id: string): string {
@@ -68,6 +71,7 @@ class Page {
       ['errors', t.verdicts.error, 'error'],
       ['known deviations', t.verdicts.known, 'known'],
       ['not run', t.verdicts['not-run'] + (t.catalogue - t.selected), 'not-run'],
+      ["reference choices (not rules)", t.verdicts['matched-reference'] + t.verdicts['departed-reference'], 'reference'],
       ['deviations', t.deviations, 'deviation'],
     ];
     return `<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>
@@ -98,7 +102,8 @@ ${this.input.interrupted ? `<p class="exit interrupted">Interrupted by ${this.t(
       if (r.failure) {
         const where = r.failure.where;
         facts.push(['Expected', r.failure.expected], ['Received', r.failure.received]);
-        facts.push(['Written', [where.pointer, describeBasis(where.basis ?? spec(...where.sections))].filter(Boolean).join(' · ')]);
+        facts.push(['Written', [where.pointer, describeBasis(where)].filter(Boolean).join(' · ')]);
+        for (const words of requirementWords(where)) facts.push(['Requirement', words]);
       } else if (r.error) {
         facts.push(['Problem', `${r.error.kind}: ${r.error.message}`], ['Note', 'not a verdict on the deployment: the runner, the driver or the network failed']);
       } else if (verdict === 'unexpected-pass') {
@@ -212,6 +217,21 @@ ${rows.join('\n')}
 </section>`;
   }
 
+  /** The run requirement by requirement: the catalogue's trace matrix, with this run's verdicts. */
+  requirements(): string {
+    const rows = requirementRows(this.input.cases, this.input.results);
+    const t = requirementTotals(rows);
+    const cases = (ids: string[]) => ids.map((id) => `<code>${this.t(id)}</code>`).join(' ');
+    const body = rows
+      .map((r) => `<tr class="${r.verdict}" data-requirement="${this.t(r.id)}"><td><code>${this.t(r.id)}</code></td><td>${this.t(r.place)}</td><td>${this.t(r.says)}</td><td><span class="tag ${r.verdict}">${this.t(r.verdict.replace('-', ' '))}</span>${r.deviations ? ` (${r.deviations} deviation${r.deviations === 1 ? '' : 's'})` : ''}</td><td>${cases(r.brokenIn.length ? r.brokenIn : r.heldIn.length ? r.heldIn : r.notRunIn)}</td></tr>`)
+      .join('\n');
+    return `<section id="requirements" aria-labelledby="requirements-h"><h2 id="requirements-h">Requirements</h2>
+<p>${this.t(requirementsLine(t))}.</p>
+<table><thead><tr><th>requirement</th><th>place</th><th>what it asks</th><th>verdict</th><th>cases</th></tr></thead><tbody>
+${body}
+</tbody></table></section>`;
+  }
+
   render(): string {
     const { settings, doc, durationMs, startedAt, version, tally: t } = this.input;
     const byId = new Map(this.input.cases.map((c) => [c.id, c]));
@@ -230,13 +250,14 @@ ${rows.join('\n')}
 <header>
 <h1>Conformance report</h1>
 <p class="target"><code>${this.t(settings.baseUrl)}</code> · document ${this.t(doc.version)} · vault-conformance ${this.t(version)} · started ${this.t(startedAt.toISOString())} · ${(durationMs / 1000).toFixed(1)} s · seed ${settings.seed}${settings.repeat > 1 ? ` · each case ${settings.repeat} times` : ''}${settings.spend ? ' · spending allowed' : ' · no spending'}</p>
-<nav><a href="#summary">Summary</a> <a href="#failures">Failures</a> <a href="#deviations">Deviations</a> <a href="#not-run">Not run</a> <a href="#coverage">Coverage</a> <a href="#cases">Cases</a></nav>
+<nav><a href="#summary">Summary</a> <a href="#failures">Failures</a> <a href="#deviations">Deviations</a> <a href="#not-run">Not run</a> <a href="#requirements">Requirements</a> <a href="#coverage">Coverage</a> <a href="#cases">Cases</a></nav>
 </header>
 <main>
 ${this.summary()}
 ${this.failures(byId)}
 ${this.deviations()}
 ${this.notRun()}
+${this.requirements()}
 ${this.coverage()}
 ${this.cases(byId)}
 </main>

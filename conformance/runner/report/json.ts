@@ -4,6 +4,7 @@ import { verdictOf } from './tally.js';
 import { groupDeviations } from './deviations.js';
 import { failureCauses } from './causes.js';
 import { EXIT_MEANING, type ReportInput } from './input.js';
+import { requirementRows, requirementTotals } from './requirements.js';
 
 /**
  * Every result, with its failure in full, its deviations apart, the coverage table, and every count
@@ -13,6 +14,7 @@ import { EXIT_MEANING, type ReportInput } from './input.js';
 export function jsonReport(input: ReportInput): string {
   const byId = new Map(input.cases.map((c) => [c.id, c]));
   const t = input.tally;
+  const requirements = requirementRows(input.cases, input.results);
   const report = {
     runner: input.version,
     document: input.doc.version,
@@ -29,7 +31,7 @@ export function jsonReport(input: ReportInput): string {
     exitCode: input.exitCode,
     exitMeaning: EXIT_MEANING[input.exitCode],
     durationMs: Math.round(input.durationMs),
-    totals: { ...t.verdicts, deviations: t.deviations },
+    totals: { ...t.verdicts, deviations: t.deviations, requirements: requirementTotals(requirements) },
     catalogue: {
       cases: t.catalogue,
       selected: t.selected,
@@ -39,6 +41,7 @@ export function jsonReport(input: ReportInput): string {
       incomplete: t.notRun.capability > 0,
     },
     deviations: groupDeviations(input.results),
+    requirements,
     failureCauses: failureCauses(input.results),
     cases: input.results.map((r) => {
       const c = byId.get(r.id)!;
@@ -48,6 +51,8 @@ export function jsonReport(input: ReportInput): string {
         id: r.id,
         title: c.title,
         sections: c.sections,
+        requirements: c.requirements,
+        ...(c.basis?.kind === 'reference' ? { referenceChoice: c.basis.why } : {}),
         level: c.level,
         needs: c.needs,
         costs: c.costs,
@@ -56,6 +61,9 @@ export function jsonReport(input: ReportInput): string {
         ...(r.reason ? { reason: r.reason } : {}),
         ...(r.notRun ? { notRunKind: r.notRun.kind, notRunLabel: r.notRun.label } : {}),
         ...(r.known ? { known: r.known } : {}),
+        ...(r.reference ? { reference: r.reference } : {}),
+        requirementsHeld: r.requirements.held,
+        ...(r.requirements.broken.length ? { requirementsBroken: r.requirements.broken } : {}),
         attempts: r.attempts,
         durationMs: Math.round(r.durationMs),
         requests: r.requests,

@@ -49,6 +49,8 @@ function testcase(c: Case, r: CaseResult, input: ReportInput): string {
   else if (r.state === 'failed') inner.push(`<failure message="${xml(mask(r.failure!.message))}" type="nonconformance">${xml(formatFailure(c, r, detail, input.secrets))}</failure>`);
   else if (r.state === 'error') inner.push(`<error message="${xml(mask(r.reason ?? 'error'))}" type="${xml(r.error?.kind ?? 'runner')}">${xml(formatFailure(c, r, detail, input.secrets))}</error>`);
   else if (r.state === 'not-run') inner.push(`<skipped message="${xml(mask(notRunMessage(r)))}"/>`);
+  // Judging by the specification, a reference choice is no rule: neither a pass nor a failure.
+  else if (r.state === 'reference') inner.push(`<skipped message="${xml(`a choice of the reference server, not a rule of the specification: ${r.reference === 'departed' ? 'the deployment chose otherwise' : 'the deployment made the same choice'}`)}"/>`);
   else if (r.known) inner.push(`<failure message="${xml(mask(`listed as a known deviation (${r.known}) but passed: remove it from the file`))}" type="unexpected-pass"/>`);
   if (r.deviations.length > 0) {
     inner.push(`<system-out>${xml(mask(r.deviations.map((d) => deviationText(viewDeviation(r.id, d))).join('\n\n')))}</system-out>`);
@@ -87,7 +89,7 @@ export function junitXml(input: ReportInput): string {
     const count = (pred: (r: CaseResult) => boolean) => entries.filter((e) => pred(e.r)).length;
     const failures = count(fails);
     const errors = count((r) => r.state === 'error');
-    const skipped = count((r) => r.state === 'not-run' || (r.state === 'failed' && r.known !== undefined));
+    const skipped = count((r) => r.state === 'not-run' || r.state === 'reference' || (r.state === 'failed' && r.known !== undefined));
     const time = entries.reduce((s, e) => s + e.r.durationMs, 0);
     const props = [['section', titles.get(section)!], ...properties].map(([name, value]) => `      <property name="${xml(name!)}" value="${xml(input.secrets.mask(value!))}"/>`);
     suites.push(

@@ -17,7 +17,7 @@ export interface Group {
 const BEYOND = { http: { key: 'http', title: 'HTTP' }, reference: { key: 'reference', title: "Reference server's choices" } } as const;
 
 function basisKind(c: Pick<Case, 'basis'>): 'http' | 'reference' {
-  return c.basis?.kind === 'http' ? 'http' : 'reference';
+  return c.basis?.kind === 'reference' ? 'reference' : 'http';
 }
 
 /** The top-level group of a case, for a summary by chapter. */

@@ -8,14 +8,28 @@ import { groupDeviations } from './deviations.js';
  */
 
 /** What a result counts as: a listed case's failure is known; its pass is unexpected. */
-export type Verdict = 'passed' | 'failed' | 'known' | 'unexpected-pass' | 'error' | 'not-run';
+/**
+ * What a result counts as: a listed case's failure is known; its pass is unexpected. Judging by the
+ * specification, a case that proves a choice of the reference is counted apart from the verdicts,
+ * as having matched the choice or departed from it.
+ */
+export type Verdict = 'passed' | 'failed' | 'known' | 'unexpected-pass' | 'error' | 'not-run' | 'matched-reference' | 'departed-reference';
 
-export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'known', 'unexpected-pass', 'error', 'not-run'];
+export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'known', 'unexpected-pass', 'error', 'not-run', 'matched-reference', 'departed-reference'];
 
 export function verdictOf(r: CaseResult): Verdict {
   if (r.state === 'failed') return r.known ? 'known' : 'failed';
   if (r.state === 'passed') return r.known ? 'unexpected-pass' : 'passed';
+  if (r.state === 'reference') return r.reference === 'departed' ? 'departed-reference' : 'matched-reference';
   return r.state;
+}
+
+/** The cases that proved a choice of the reference, in a few words: `52 reference choices (48 matched, 4 departed)`. */
+export function referenceLine(t: Pick<Tally, 'verdicts'>): string | undefined {
+  const matched = t.verdicts['matched-reference'];
+  const departed = t.verdicts['departed-reference'];
+  if (matched + departed === 0) return undefined;
+  return `${matched + departed} case${matched + departed === 1 ? '' : 's'} proved only a choice of the reference server, counted apart, neither passed nor failed: ${matched} matched it, ${departed} departed from it`;
 }
 
 /** The catalogue the run chose from, and the selection options that left cases out of it. */
@@ -29,7 +43,7 @@ export interface Tally {
   catalogue: number;
   /** Cases the selection kept. */
   selected: number;
-  /** Cases that ran (passed, failed, known, unexpected pass or error). */
+  /** Cases that ran (passed, failed, known, unexpected pass, error, or a reference choice matched or departed from). */
   ran: number;
   verdicts: Record<Verdict, number>;
   /** Cases not run, by kind; `choice` includes the cases the selection left out. */

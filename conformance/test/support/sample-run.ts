@@ -12,6 +12,7 @@ import { contractCoverage } from '../../runner/report/coverage.js';
 import { tally } from '../../runner/report/tally.js';
 import type { ExitCode, ReportInput } from '../../runner/report/input.js';
 import { ROOT } from './processes.js';
+import type { RequirementId } from '../../requirements/index.js';
 
 /**
  * A run made by hand, for the reports' tests: one case of each outcome (passed, failed, known,
@@ -33,27 +34,27 @@ function exchange(operationId: string, method: string, path: string, status: num
 
 export function sampleRun(options: { exitCode?: ExitCode; argv?: string[] } = {}): ReportInput & { byId: Map<string, Case> } {
   const doc = ApiDocument.load(join(ROOT, 'dist', 'openapi.json'));
-  const c = (id: string, sections: string[], title: string) => defineCase({ id, title, sections, needs: {}, costs: {}, run: async () => undefined });
+  const c = (id: string, requirements: [RequirementId, ...RequirementId[]], title: string) => defineCase({ id, title, requirements, needs: {}, costs: {}, run: async () => undefined });
   const cases = [
-    c('getTokenCatalog/auth-header-missing', ['5'], 'Refuses a request without a key'),
-    c('getTokenCatalog/auth-key-revoked', ['5', '4.1'], 'Refuses a revoked key with invalid_api_key'),
-    c('getRecipes/index-without-bodies', ['4.2'], 'Lists recipes without their bodies'),
-    c('fileSignupRequest/too-many-pending', ['8.3', '4.6'], 'Refuses the sixth pending request'),
-    c('getSignupRequest/unknown-id-not-found', ['4.7'], 'Answers 404 for an unknown request id'),
-    c('getTokenCatalog/url-narrows-to-the-page', ['4.1'], 'Narrows the catalog to a page'),
-    c('submitRecipe/contribution-public', ['4.3'], 'Publishes a contribution'),
-    c('getTokenCatalog/per-key-limit-free', ['8.3'], 'Refuses the 61st catalog read of a minute'),
+    c('getTokenCatalog/auth-header-missing', ['auth-missing-or-not-bearer'], 'Refuses a request without a key'),
+    c('getTokenCatalog/auth-key-revoked', ['auth-unknown-or-revoked', 'tokens-need-a-key'], 'Refuses a revoked key with invalid_api_key'),
+    c('getRecipes/index-without-bodies', ['recipes-index'], 'Lists recipes without their bodies'),
+    c('fileSignupRequest/too-many-pending', ['pending-five', 'too-many-pending'], 'Refuses the sixth pending request'),
+    c('getSignupRequest/unknown-id-not-found', ['poll-unknown-request'], 'Answers 404 for an unknown request id'),
+    c('getTokenCatalog/url-narrows-to-the-page', ['tokens-url-narrows'], 'Narrows the catalog to a page'),
+    c('submitRecipe/contribution-public', ['claim-leaves-recipe-live'], 'Publishes a contribution'),
+    c('getTokenCatalog/per-key-limit-free', ['catalog-per-key-per-minute'], 'Refuses the 61st catalog read of a minute'),
   ];
   const ok = exchange('getTokenCatalog', 'GET', '/v1/tokens', 401, { code: 'unauthorized', error: 'Unauthorized' });
   const wrong = exchange('getTokenCatalog', 'GET', '/v1/tokens', 401, { code: 'unauthorized', error: 'no key' });
   const recipes = exchange('getRecipes', 'GET', '/v1/recipes', 200, { recipes: [] }, { 'cache-control': 'public, max-age=300' });
-  const base = { attempts: { passed: 1, total: 1 }, durationMs: 120, requests: 1, deviations: [] };
+  const base = { attempts: { passed: 1, total: 1 }, durationMs: 120, requests: 1, deviations: [], requirements: { held: [], broken: [] } };
   const results: CaseResult[] = [
     { id: 'getTokenCatalog/auth-header-missing', state: 'passed', ...base, observed: ['getTokenCatalog 401 unauthorized'] },
     {
       id: 'getTokenCatalog/auth-key-revoked',
       state: 'failed',
-      failure: new CaseFailure('401 with code invalid_api_key', '401 with code unauthorized', { pointer: '#/paths/~1v1~1tokens/get/responses/401', sections: ['5'] }, wrong),
+      failure: new CaseFailure('401 with code invalid_api_key', '401 with code unauthorized', { ...spec('auth-unknown-or-revoked'), pointer: '#/paths/~1v1~1tokens/get/responses/401' }, wrong),
       ...base,
       observed: ['getTokenCatalog 401 unauthorized'],
     },
@@ -62,9 +63,9 @@ export function sampleRun(options: { exitCode?: ExitCode; argv?: string[] } = {}
       state: 'passed',
       ...base,
       observed: ['getRecipes 200'],
-      deviations: [{ expected: 'Cache-Control: public, max-age=300 (the reference\'s order)', received: 'Cache-Control: max-age=300, public', where: { pointer: '#/paths/~1v1~1recipes/get/responses/200/headers/Cache-Control', sections: ['4.2'], basis: reference('section 4.2 names the directives, not their order') }, exchange: recipes }],
+      deviations: [{ expected: 'Cache-Control: public, max-age=300 (the reference\'s order)', received: 'Cache-Control: max-age=300, public', where: { ...reference('section 4.2 names the directives, not their order'), pointer: '#/paths/~1v1~1recipes/get/responses/200/headers/Cache-Control' }, exchange: recipes }],
     },
-    { id: 'fileSignupRequest/too-many-pending', state: 'failed', known: 'pending requests are capped at ten here', failure: new CaseFailure('429', '202', { sections: ['8.3'], basis: spec('8.3') }), ...base, observed: ['fileSignupRequest 202'] },
+    { id: 'fileSignupRequest/too-many-pending', state: 'failed', known: 'pending requests are capped at ten here', failure: new CaseFailure('429', '202', spec('pending-five')), ...base, observed: ['fileSignupRequest 202'] },
     { id: 'getSignupRequest/unknown-id-not-found', state: 'error', error: new RunnerError('network', 'GET /v1/logins/requests/x failed: ECONNRESET'), reason: 'GET /v1/logins/requests/x failed: ECONNRESET', ...base, observed: [] },
     { id: 'getTokenCatalog/url-narrows-to-the-page', state: 'not-run', reason: 'needs the account-holder driver', notRun: { kind: 'capability', label: 'needs the account-holder driver' }, ...base, attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [] },
     { id: 'submitRecipe/contribution-public', state: 'not-run', reason: 'creates data the runner cannot remove (a public recipe); run with --spend', notRun: { kind: 'choice', label: 'no --spend' }, ...base, attempts: { passed: 0, total: 0 }, durationMs: 0, requests: 0, observed: [] },
