@@ -7,7 +7,6 @@ import { RunnerError } from './errors.js';
 import { proxyAuthorization, proxyFor, shownProxy, tunnel, type ProxySettings } from './proxy.js';
 import { tlsHint, tlsOptions, type TlsSettings } from './tls.js';
 import { ACCEPT_ENCODING, decodeBody, parseAnswer, type Wire } from './wire.js';
-import { caseScope, type Recording } from './har.js';
 
 /**
  * One HTTP request exactly as the case wrote it: the runner must be able to send what a generic
@@ -53,6 +52,16 @@ export interface HttpResponse {
   durationMs: number;
   /** What came over the wire. */
   wire?: Wire;
+}
+
+/** One exchange as it ended, for whoever watches the connection. */
+export interface Sent {
+  request: HttpRequest;
+  response?: HttpResponse;
+  /** Why no answer came (a timeout, a reset). */
+  error?: string;
+  startedAt: Date;
+  durationMs: number;
 }
 
 /** How the runner reaches a deployment: TLS files, headers a staging edge needs, the environment's proxy. */
@@ -130,25 +139,33 @@ export class Connection {
     return { ...init, headers, ...(route ? { route } : {}) };
   }
 
-  /** Sees every exchange sent this way, answered or not, with the case it was sent for (`--har`). */
-  recording?: Recording;
+  private readonly watchers: ((sent: Sent) => void)[] = [];
+
+  /**
+   * Calls `watcher` with every exchange sent this way, answered or not, once it has ended (`--har`
+   * records them), in the async context of the call to `send`.
+   */
+  watch(watcher: (sent: Sent) => void): void {
+    this.watchers.push(watcher);
+  }
 
   /** Sends a request as it is (see `request`), raw when it has raw bytes. */
   send(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-    const sent = request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs);
-    const recording = this.recording;
-    if (!recording) return sent;
-    const caseId = caseScope.getStore();
+    const sending = request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs);
+    if (this.watchers.length === 0) return sending;
     const startedAt = new Date();
     const started = performance.now();
-    const record = (response?: HttpResponse, error?: string) => recording.add({ ...(caseId ? { caseId } : {}), request, response, error, startedAt, durationMs: performance.now() - started });
-    return sent.then(
+    const tell = (response?: HttpResponse, error?: string) => {
+      const sent: Sent = { request, response, error, startedAt, durationMs: performance.now() - started };
+      for (const watcher of this.watchers) watcher(sent);
+    };
+    return sending.then(
       (response) => {
-        record(response);
+        tell(response);
         return response;
       },
       (e: Error) => {
-        record(undefined, e.message);
+        tell(undefined, e.message);
         throw e;
       },
     );
