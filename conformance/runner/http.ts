@@ -64,6 +64,16 @@ export interface Sent {
   durationMs: number;
 }
 
+/**
+ * The methods sent on a pooled, kept-alive connection and sent again when that connection turns
+ * out closed. Any other (a write) gets a connection opened for it and is sent once: a reset after
+ * the deployment applied it would otherwise apply it twice (RFC 9110 §9.2.2).
+ */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A reused connection the deployment had closed, as a request meets it: reset, or closed at once. */
+const CLOSED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 /** How the runner reaches a deployment: TLS files, headers a staging edge needs, the environment's proxy. */
 export interface ConnectionSettings extends TlsSettings {
   /** Sent on every request to the deployment, never over a header the request sets itself. */
@@ -111,6 +121,8 @@ class TunnelAgent extends https.Agent {
 export class Connection {
   private readonly tls: ReturnType<typeof tlsOptions>;
   private readonly agents = new Map<string, http.Agent>();
+  /** Every connection a request has been handed, so that a request knows whether its own is new. */
+  private readonly carried = new WeakSet<Socket>();
   private readonly targets: Set<string>;
 
   /** `targets`: the deployment's URLs, the origins that get the staging headers. */
@@ -151,7 +163,7 @@ export class Connection {
 
   /** Sends a request as it is (see `request`), raw when it has raw bytes. */
   send(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-    const sending = request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs);
+    const sending = request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs, !READS.has(request.method));
     if (this.watchers.length === 0) return sending;
     const startedAt = new Date();
     const started = performance.now();
@@ -213,13 +225,18 @@ export class Connection {
     return Object.keys(route).length > 0 ? route : undefined;
   }
 
-  private agent(url: URL, proxy: URL | undefined): http.Agent {
-    const key = `${url.protocol} ${proxy?.href ?? 'direct'}`;
+  /**
+   * The pool of kept-alive connections, or (`alone`) an agent that opens a connection for each
+   * request and closes it after the answer, never handing it to another.
+   */
+  private agent(url: URL, proxy: URL | undefined, alone: boolean): http.Agent {
+    const key = `${url.protocol} ${proxy?.href ?? 'direct'}${alone ? ' alone' : ''}`;
     let agent = this.agents.get(key);
     if (!agent) {
       // With a timeout of its own, Node's agent also heeds a server's `Keep-Alive: timeout=N`,
-      // retiring an idle connection a second before the server would close it.
-      agent = this.newAgent(url, proxy, { keepAlive: true, maxSockets: 32, timeout: IDLE_MS });
+      // retiring an idle connection a second before the server would close it. Without keep-alive
+      // and with no cap on sockets, nothing is queued, so every request gets a new connection.
+      agent = this.newAgent(url, proxy, alone ? { keepAlive: false, maxSockets: Infinity } : { keepAlive: true, maxSockets: 32, timeout: IDLE_MS });
       this.agents.set(key, agent);
     }
     return agent;
@@ -239,18 +256,24 @@ export class Connection {
     return e.code ?? e.message;
   }
 
-  /** `again`: the one resend of a request reset on a reused connection, on a connection of its own. */
-  private sendParsed(request: HttpRequest, timeoutMs: number, again = false): Promise<HttpResponse> {
+  /**
+   * One sending of a parsed request. `alone`: on a connection opened for it, as every write is and
+   * as a read is sent again once when the pooled connection it was handed turns out closed before
+   * any byte of its answer: the deployment closed it idle (RFC 9112 §9.3), unannounced, just as
+   * the runner reused it.
+   */
+  private sendParsed(request: HttpRequest, timeoutMs: number, alone: boolean): Promise<HttpResponse> {
     const url = new URL(request.url);
     const proxy = proxyFor(url, this.settings.proxy);
     const headers: Record<string, string> = { ...request.headers };
     if (request.body && !request.chunked) headers['content-length'] = String(request.body.length);
-    // The pool's other idle connections may have been closed by the server in the same moment (a
-    // busy runner reads their FIN late), so the resend never takes one of them.
-    const agent = again ? this.newAgent(url, proxy, { keepAlive: false }) : this.agent(url, proxy);
+    const agent = this.agent(url, proxy, alone);
     const started = performance.now();
-    const sent = new Promise<HttpResponse>((resolve, reject) => {
+    return new Promise<HttpResponse>((resolve, reject) => {
       let settled = false;
+      // Bytes the connection brought since this request took it (an interim answer's included).
+      let arrived = 0;
+      let reused = false;
       const fail = (kind: RunnerError['kind'], message: string) => {
         if (settled) return;
         settled = true;
@@ -286,6 +309,15 @@ export class Connection {
       // Set on the socket in every case: Node leaves a reused socket's idle timeout (shortened by
       // the server's Keep-Alive hint) in place when the request's timeout equals the agent's.
       req.setTimeout(timeoutMs);
+      req.on('socket', (socket: Socket) => {
+        // Node says `reusedSocket` only of a connection taken from the idle pool, not of one handed
+        // straight from the request before to a queued request; the runner keeps its own count.
+        reused = this.carried.has(socket);
+        this.carried.add(socket);
+        const count = (c: Buffer) => void (arrived += c.length);
+        socket.on('data', count);
+        req.once('close', () => socket.off('data', count));
+      });
       req.on('timeout', () => {
         req.destroy();
         fail('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`);
@@ -293,9 +325,7 @@ export class Connection {
       // A server may answer (413) and close before the whole body is written, and the rest of the
       // body then meets a reset (RFC 9112 §9.6); an answer that arrives whole still counts.
       req.on('error', (e: NodeJS.ErrnoException) => {
-        // A kept-alive connection that the deployment closed just as it was reused resets before
-        // any answer (Node's documented case for request.reusedSocket): sent again, once.
-        if (!answering && !again && !settled && req.reusedSocket && e.code === 'ECONNRESET') {
+        if (!alone && !settled && reused && arrived === 0 && CLOSED.has(e.code ?? '')) {
           settled = true;
           resolve(this.sendParsed(request, timeoutMs, true));
           return;
@@ -313,7 +343,6 @@ export class Connection {
         req.end(request.body);
       }
     });
-    return again ? sent.finally(() => agent.destroy()) : sent;
   }
 
   /** A new connection (TLS for https, through the proxy's tunnel when there is one) for raw bytes. */
