@@ -326,6 +326,14 @@ export class Connection {
         socket.on('data', count);
         req.once('close', () => socket.off('data', count));
       });
+      // A 101 that no request asked for (none does) is still the answer: judged, with no body.
+      req.on('upgrade', (res: http.IncomingMessage, socket: Socket) => {
+        socket.destroy();
+        end(answered(what, res.statusCode ?? 0, res.statusMessage ?? '', headersOf(res), Buffer.alloc(0), started));
+      });
+      req.on('close', () => {
+        if (body === undefined) end(new RunnerError('network', `${what} failed: the connection closed without an answer`));
+      });
       // A server may answer (413) and close before the whole body is written, and the rest of the
       // body then meets a reset (RFC 9112 §9.6); an answer that arrives whole still counts.
       req.on('error', (e: NodeJS.ErrnoException) => {
