@@ -144,7 +144,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
   const connection = new Connection(settings.connection, [settings.baseUrl, settings.proxyOrigin]);
   // Recorded from the first request, the start-up probe's, so the file shows all the run sent.
   const recording = settings.har ? new Recording() : undefined;
-  connection.recording = recording;
+  if (recording) connection.watch((sent) => recording.record(sent));
   const operations = new WeakMap<object, string>();
   try {
     driver = settings.driver ? await loadDriver(settings.driver, settings.baseUrl, connection) : undefined;

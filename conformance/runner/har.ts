@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { HttpRequest, HttpResponse } from './http.js';
+import type { HttpRequest, Sent } from './http.js';
 
 /**
  * `--har FILE`: every request and response of a run, as HAR 1.2 (the format browsers' developer
@@ -12,14 +12,8 @@ import type { HttpRequest, HttpResponse } from './http.js';
 /** The case whose code is running: every request sent under it is tagged with its id. */
 export const caseScope = new AsyncLocalStorage<string>();
 
-export interface Recorded {
+export interface Recorded extends Sent {
   caseId?: string;
-  request: HttpRequest;
-  response?: HttpResponse;
-  /** Why no answer came (a timeout, a reset). */
-  error?: string;
-  startedAt: Date;
-  durationMs: number;
 }
 
 /** Collects the exchanges of a run as they happen. */
@@ -28,6 +22,12 @@ export class Recording {
 
   add(entry: Recorded): void {
     this.exchanges.push(entry);
+  }
+
+  /** One exchange as the connection tells it (`Connection.watch`), tagged with the case it was sent for. */
+  record(sent: Sent): void {
+    const caseId = caseScope.getStore();
+    this.add({ ...(caseId ? { caseId } : {}), ...sent });
   }
 }
 

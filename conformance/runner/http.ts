@@ -6,8 +6,9 @@ import type { Duplex } from 'node:stream';
 import { RunnerError } from './errors.js';
 import { proxyAuthorization, proxyFor, shownProxy, tunnel, type ProxySettings } from './proxy.js';
 import { tlsHint, tlsOptions, type TlsSettings } from './tls.js';
-import { ACCEPT_ENCODING, decodeBody, parseAnswer, type Wire } from './wire.js';
-import { caseScope, type Recording } from './har.js';
+import { ACCEPT_ENCODING, decodeBody, type Wire } from './wire.js';
+import { ANSWER_CAP, late, overCap } from './bounds.js';
+import { connected, exchangeRaw, rawHead } from './raw.js';
 
 /**
  * One HTTP request exactly as the case wrote it: the runner must be able to send what a generic
@@ -54,6 +55,26 @@ export interface HttpResponse {
   /** What came over the wire. */
   wire?: Wire;
 }
+
+/** One exchange as it ended, for whoever watches the connection. */
+export interface Sent {
+  request: HttpRequest;
+  response?: HttpResponse;
+  /** Why no answer came (a timeout, a reset). */
+  error?: string;
+  startedAt: Date;
+  durationMs: number;
+}
+
+/**
+ * The methods sent on a pooled, kept-alive connection and sent again when that connection turns
+ * out closed. Any other (a write) gets a connection opened for it and is sent once: a reset after
+ * the deployment applied it would otherwise apply it twice (RFC 9110 §9.2.2).
+ */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A reused connection the deployment had closed, as a request meets it: reset, or closed at once. */
+const CLOSED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** How the runner reaches a deployment: TLS files, headers a staging edge needs, the environment's proxy. */
 export interface ConnectionSettings extends TlsSettings {
@@ -102,6 +123,8 @@ class TunnelAgent extends https.Agent {
 export class Connection {
   private readonly tls: ReturnType<typeof tlsOptions>;
   private readonly agents = new Map<string, http.Agent>();
+  /** Every connection a request has been handed, so that a request knows whether its own is new. */
+  private readonly carried = new WeakSet<Socket>();
   private readonly targets: Set<string>;
 
   /** `targets`: the deployment's URLs, the origins that get the staging headers. */
@@ -130,25 +153,36 @@ export class Connection {
     return { ...init, headers, ...(route ? { route } : {}) };
   }
 
-  /** Sees every exchange sent this way, answered or not, with the case it was sent for (`--har`). */
-  recording?: Recording;
+  private readonly watchers: ((sent: Sent) => void)[] = [];
 
-  /** Sends a request as it is (see `request`), raw when it has raw bytes. */
+  /**
+   * Calls `watcher` with every exchange sent this way, answered or not, once it has ended (`--har`
+   * records them), in the async context of the call to `send`.
+   */
+  watch(watcher: (sent: Sent) => void): void {
+    this.watchers.push(watcher);
+  }
+
+  /**
+   * Sends a request as it is (see `request`), raw when it has raw bytes. It ends within
+   * `timeoutMs`, connection, head and whole body included, with at most `ANSWER_CAP` of its answer read.
+   */
   send(request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-    const sent = request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs);
-    const recording = this.recording;
-    if (!recording) return sent;
-    const caseId = caseScope.getStore();
+    const sending = request.raw ? this.sendRaw(request, request.raw, timeoutMs) : this.sendParsed(request, timeoutMs, performance.now() + timeoutMs, !READS.has(request.method));
+    if (this.watchers.length === 0) return sending;
     const startedAt = new Date();
     const started = performance.now();
-    const record = (response?: HttpResponse, error?: string) => recording.add({ ...(caseId ? { caseId } : {}), request, response, error, startedAt, durationMs: performance.now() - started });
-    return sent.then(
+    const tell = (response?: HttpResponse, error?: string) => {
+      const sent: Sent = { request, response, error, startedAt, durationMs: performance.now() - started };
+      for (const watcher of this.watchers) watcher(sent);
+    };
+    return sending.then(
       (response) => {
-        record(response);
+        tell(response);
         return response;
       },
       (e: Error) => {
-        record(undefined, e.message);
+        tell(undefined, e.message);
         throw e;
       },
     );
@@ -196,13 +230,18 @@ export class Connection {
     return Object.keys(route).length > 0 ? route : undefined;
   }
 
-  private agent(url: URL, proxy: URL | undefined): http.Agent {
-    const key = `${url.protocol} ${proxy?.href ?? 'direct'}`;
+  /**
+   * The pool of kept-alive connections, or (`alone`) an agent that opens a connection for each
+   * request and closes it after the answer, never handing it to another.
+   */
+  private agent(url: URL, proxy: URL | undefined, alone: boolean): http.Agent {
+    const key = `${url.protocol} ${proxy?.href ?? 'direct'}${alone ? ' alone' : ''}`;
     let agent = this.agents.get(key);
     if (!agent) {
       // With a timeout of its own, Node's agent also heeds a server's `Keep-Alive: timeout=N`,
-      // retiring an idle connection a second before the server would close it.
-      agent = this.newAgent(url, proxy, { keepAlive: true, maxSockets: 32, timeout: IDLE_MS });
+      // retiring an idle connection a second before the server would close it. Without keep-alive
+      // and with no cap on sockets, nothing is queued, so every request gets a new connection.
+      agent = this.newAgent(url, proxy, alone ? { keepAlive: false, maxSockets: Infinity } : { keepAlive: true, maxSockets: 32, timeout: IDLE_MS });
       this.agents.set(key, agent);
     }
     return agent;
@@ -222,70 +261,87 @@ export class Connection {
     return e.code ?? e.message;
   }
 
-  /** `again`: the one resend of a request reset on a reused connection, on a connection of its own. */
-  private sendParsed(request: HttpRequest, timeoutMs: number, again = false): Promise<HttpResponse> {
+  /**
+   * One sending of a parsed request, by `until` (a `performance.now()` time). `alone`: on a
+   * connection opened for it, as every write is and as a read is sent again once when the pooled
+   * connection it was handed turns out closed before any byte of its answer: the deployment
+   * closed it idle (RFC 9112 §9.3), unannounced, just as the runner reused it.
+   */
+  private sendParsed(request: HttpRequest, timeoutMs: number, until: number, alone: boolean): Promise<HttpResponse> {
     const url = new URL(request.url);
     const proxy = proxyFor(url, this.settings.proxy);
+    const what = `${request.method} ${url.pathname}`;
     const headers: Record<string, string> = { ...request.headers };
     if (request.body && !request.chunked) headers['content-length'] = String(request.body.length);
-    // The pool's other idle connections may have been closed by the server in the same moment (a
-    // busy runner reads their FIN late), so the resend never takes one of them.
-    const agent = again ? this.newAgent(url, proxy, { keepAlive: false }) : this.agent(url, proxy);
+    const agent = this.agent(url, proxy, alone);
     const started = performance.now();
-    const sent = new Promise<HttpResponse>((resolve, reject) => {
+    return new Promise<HttpResponse>((resolve, reject) => {
       let settled = false;
-      const fail = (kind: RunnerError['kind'], message: string) => {
-        if (settled) return;
-        settled = true;
-        reject(new RunnerError(kind, message));
-      };
+      // Bytes the connection brought since this request took it (an interim answer's included).
+      let arrived = 0;
+      let reused = false;
+      let body: number | undefined;
       // Set once the answer's head has arrived: a request error after it (the rest of the body
       // refused with a reset) waits for the answer, which counts if it arrives whole.
       let requestError: string | undefined;
-      let answering = false;
+      const end = (outcome: HttpResponse | Promise<HttpResponse> | RunnerError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (outcome instanceof RunnerError) {
+          req.destroy();
+          reject(outcome);
+        } else resolve(outcome);
+      };
+      const timer = setTimeout(() => end(late(what, timeoutMs, body)), Math.max(0, until - performance.now()));
       const onResponse = (res: http.IncomingMessage) => {
-        answering = true;
+        body = 0;
         const chunks: Buffer[] = [];
-        const brokeOff = (why: string) => fail('network', requestError ?? `the response to ${request.method} ${url.pathname} broke off: ${why}`);
-        res.on('data', (c: Buffer) => chunks.push(c));
+        const brokeOff = (why: string) => end(new RunnerError('network', requestError ?? `the response to ${what} broke off: ${why}`));
+        res.on('data', (c: Buffer) => {
+          body! += c.length;
+          if (body! > ANSWER_CAP) end(overCap(`the answer to ${what}`));
+          else chunks.push(c);
+        });
         res.on('error', (e) => brokeOff(e.message));
         res.on('close', () => brokeOff('the connection closed'));
         res.on('end', () => {
-          if (settled) return;
-          settled = true;
-          const received = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-          resolve(answer(res.statusCode ?? 0, res.statusMessage ?? '', received, Buffer.concat(chunks), started));
+          end(answered(what, res.statusCode ?? 0, res.statusMessage ?? '', headersOf(res), Buffer.concat(chunks), started));
         });
       };
       // Through a proxy, a plain-http request names its whole URL (RFC 9112 §3.2.2); an https one
       // goes through the tunnel its agent opens.
       const req =
         proxy && url.protocol === 'http:'
-          ? http.request(
-              { host: bare(proxy.hostname), port: defaultPort(proxy), path: url.href, method: request.method, headers: { host: url.host, ...proxyAuthorization(proxy), ...headers }, agent, timeout: timeoutMs },
-              onResponse,
-            )
-          : (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent, timeout: timeoutMs }, onResponse);
-      // Set on the socket in every case: Node leaves a reused socket's idle timeout (shortened by
-      // the server's Keep-Alive hint) in place when the request's timeout equals the agent's.
-      req.setTimeout(timeoutMs);
-      req.on('timeout', () => {
-        req.destroy();
-        fail('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`);
+          ? http.request({ host: bare(proxy.hostname), port: defaultPort(proxy), path: url.href, method: request.method, headers: { host: url.host, ...proxyAuthorization(proxy), ...headers }, agent }, onResponse)
+          : (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent }, onResponse);
+      req.on('socket', (socket: Socket) => {
+        // Node says `reusedSocket` only of a connection taken from the idle pool, not of one handed
+        // straight from the request before to a queued request; the runner keeps its own count.
+        reused = this.carried.has(socket);
+        this.carried.add(socket);
+        // The deadline is the one clock: the idle time the pool set on the connection is not the request's.
+        socket.setTimeout(0);
+        const count = (c: Buffer) => void (arrived += c.length);
+        socket.on('data', count);
+        req.once('close', () => socket.off('data', count));
+      });
+      // A 101 that no request asked for (none does) is still the answer: judged, with no body.
+      req.on('upgrade', (res: http.IncomingMessage, socket: Socket) => {
+        socket.destroy();
+        end(answered(what, res.statusCode ?? 0, res.statusMessage ?? '', headersOf(res), Buffer.alloc(0), started));
+      });
+      req.on('close', () => {
+        if (body === undefined) end(new RunnerError('network', `${what} failed: the connection closed without an answer`));
       });
       // A server may answer (413) and close before the whole body is written, and the rest of the
       // body then meets a reset (RFC 9112 §9.6); an answer that arrives whole still counts.
       req.on('error', (e: NodeJS.ErrnoException) => {
-        // A kept-alive connection that the deployment closed just as it was reused resets before
-        // any answer (Node's documented case for request.reusedSocket): sent again, once.
-        if (!answering && !again && !settled && req.reusedSocket && e.code === 'ECONNRESET') {
-          settled = true;
-          resolve(this.sendParsed(request, timeoutMs, true));
-          return;
-        }
-        const message = `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`;
-        if (answering && !(e instanceof RunnerError)) requestError = message;
-        else fail(e instanceof RunnerError ? e.kind : 'network', message);
+        if (settled) return;
+        if (!alone && reused && arrived === 0 && CLOSED.has(e.code ?? '')) return end(this.sendParsed(request, timeoutMs, until, true));
+        const message = `${what} failed: ${this.explain(e, url, proxy)}`;
+        if (body !== undefined && !(e instanceof RunnerError)) requestError = message;
+        else end(new RunnerError(e instanceof RunnerError ? e.kind : 'network', message));
       });
       if (request.body && request.chunked) {
         // Two chunks, so the body really arrives in pieces.
@@ -296,76 +352,51 @@ export class Connection {
         req.end(request.body);
       }
     });
-    return again ? sent.finally(() => agent.destroy()) : sent;
-  }
-
-  /** A new connection (TLS for https, through the proxy's tunnel when there is one) for raw bytes. */
-  private async open(url: URL, proxy: URL | undefined, timeoutMs: number): Promise<Socket> {
-    const host = bare(url.hostname);
-    const port = defaultPort(url);
-    if (url.protocol !== 'https:') {
-      return connected(proxy ? netConnect({ host: bare(proxy.hostname), port: defaultPort(proxy) }) : netConnect({ host, port }), 'connect');
-    }
-    const socket = proxy ? await tunnel(proxy, host, port, timeoutMs) : undefined;
-    return connected(tlsConnect({ ...this.tls, host, port, socket, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }), 'secureConnect');
   }
 
   /**
-   * Writes the raw bytes and reads the answer as its framing says (chunks, Content-Length, or
-   * until the server closes), so a server that keeps the connection open is not waited out.
+   * A new connection (TLS for https, through the proxy's tunnel when there is one) for raw bytes;
+   * `opened` gets its socket at once, to close it if the exchange ends first.
    */
-  private sendRaw(request: HttpRequest, raw: Buffer, timeoutMs: number): Promise<HttpResponse> {
+  private async open(url: URL, proxy: URL | undefined, timeoutMs: number, opened: (s: Socket) => void): Promise<Socket> {
+    const host = bare(url.hostname);
+    const port = defaultPort(url);
+    const made = (s: Socket) => {
+      opened(s);
+      return s;
+    };
+    if (url.protocol !== 'https:') {
+      return connected(made(proxy ? netConnect({ host: bare(proxy.hostname), port: defaultPort(proxy) }) : netConnect({ host, port })), 'connect');
+    }
+    const socket = proxy ? made(await tunnel(proxy, host, port, timeoutMs)) : undefined;
+    return connected(made(tlsConnect({ ...this.tls, host, port, socket, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })), 'secureConnect');
+  }
+
+  /** Raw bytes on a connection of their own (raw.ts), their answer decoded as a parsed one's is. */
+  private async sendRaw(request: HttpRequest, raw: Buffer, timeoutMs: number): Promise<HttpResponse> {
     const url = new URL(request.url);
     const proxy = proxyFor(url, this.settings.proxy);
+    const what = `${request.method} ${url.pathname}`;
     const started = performance.now();
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let socket: Socket | undefined;
-      let done = false;
-      const finish = (outcome: Error | HttpResponse) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        socket?.destroy();
-        if (outcome instanceof Error) reject(outcome);
-        else resolve(outcome);
-      };
-      const read = (ended: boolean) => {
-        try {
-          const parsed = parseAnswer(Buffer.concat(chunks), ended, request.method);
-          if (parsed) finish(answer(parsed.status, parsed.statusText, parsed.headers, parsed.body, started));
-        } catch (e) {
-          finish(e as Error);
-        }
-      };
-      const timer = setTimeout(() => finish(new RunnerError('timeout', `no answer to ${request.method} ${url.pathname} within ${timeoutMs} ms`)), timeoutMs);
-      this.open(url, proxy, timeoutMs).then(
-        (s) => {
-          socket = s;
-          if (done) return void s.destroy();
-          s.on('data', (c: Buffer) => {
-            chunks.push(c);
-            read(false);
-          });
-          s.on('end', () => read(true));
-          s.on('close', () => read(true));
-          // A server may answer a head over its bound and reset the connection while the rest is written.
-          s.on('error', (e: NodeJS.ErrnoException) =>
-            chunks.length > 0 ? read(true) : finish(new RunnerError('network', `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`)),
-          );
-          s.write(raw);
-        },
-        (e: NodeJS.ErrnoException) => finish(e instanceof RunnerError ? e : new RunnerError('network', `${request.method} ${url.pathname} failed: ${this.explain(e, url, proxy)}`)),
-      );
-    });
+    const got = await exchangeRaw(what, request.method, raw, timeoutMs, (opened) => this.open(url, proxy, timeoutMs, opened), (e) => `${what} failed: ${this.explain(e, url, proxy)}`);
+    const out = answered(what, got.status, got.statusText, got.headers, got.body, started);
+    if (out instanceof RunnerError) throw out;
+    return out;
   }
 }
 
-function connected(socket: Socket, event: 'connect' | 'secureConnect'): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    socket.once(event, () => resolve(socket));
-    socket.once('error', reject);
-  });
+/** Header names in lowercase, repeated headers joined with ", ". */
+function headersOf(res: http.IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+}
+
+/** The answer to `what` as the checks read it, or why it cannot be: a body that decodes past the cap. */
+function answered(what: string, status: number, statusText: string, headers: Record<string, string>, encoded: Buffer, started: number): HttpResponse | RunnerError {
+  try {
+    return answer(status, statusText, headers, encoded, started);
+  } catch (e) {
+    return e instanceof RunnerError ? new RunnerError(e.kind, `the answer to ${what}: ${e.message}`) : new RunnerError('network', `the answer to ${what} could not be read: ${(e as Error).message}`);
+  }
 }
 
 function answer(status: number, statusText: string, headers: Record<string, string>, encoded: Buffer, started: number): HttpResponse {
@@ -380,25 +411,4 @@ function answer(status: number, statusText: string, headers: Record<string, stri
     }
   }
   return out;
-}
-
-/**
- * The raw head with `added` headers after its request line, each unless the head has it, and
- * through an http proxy the whole URL in the request line, as a parsed request would have.
- */
-function rawHead(raw: Buffer, url: URL, added: [string, string][], proxy: URL | undefined): Buffer {
-  const lineEnd = raw.indexOf('\r\n');
-  if (lineEnd < 0) return raw;
-  const headEnd = raw.indexOf('\r\n\r\n');
-  const fields = raw.subarray(lineEnd + 2, headEnd < 0 ? raw.length : headEnd).toString('latin1').split('\r\n');
-  const present = new Set(fields.map((f) => f.split(':')[0]!.trim().toLowerCase()));
-  const lines: string[] = [];
-  for (const [name, value] of added) {
-    if (present.has(name.toLowerCase())) continue;
-    present.add(name.toLowerCase());
-    lines.push(`${name}: ${value}\r\n`);
-  }
-  let requestLine = raw.subarray(0, lineEnd).toString('latin1');
-  if (proxy && url.protocol === 'http:') requestLine = requestLine.replace(/^(\S+) (\/\S*)/, (_m, method: string, target: string) => `${method} ${url.origin}${target}`);
-  return Buffer.concat([Buffer.from(`${requestLine}\r\n${lines.join('')}`, 'latin1'), raw.subarray(lineEnd + 2)]);
 }

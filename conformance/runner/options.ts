@@ -47,7 +47,7 @@ export const OPTIONS: OptionDef[] = [
   { name: 'seed', kind: 'number', value: 'N', group: 'Running', help: 'Seed of every generated value (default: random, printed), so a run can be replayed.' },
   { name: 'repeat', kind: 'number', value: 'N', group: 'Running', help: 'Run each case N times; it passes only if every run passes (to find flaky behaviour).' },
   { name: 'max-rate', kind: 'number', value: 'N', group: 'Running', help: 'Requests per second outside the cases that test limits (default 20; 0 against the local sandbox: no pace). Retry-After is always honoured.' },
-  { name: 'timeout', kind: 'number', value: 'MS', group: 'Running', help: 'Time to wait for one answer (default 15000).' },
+  { name: 'timeout', kind: 'number', value: 'MS', group: 'Running', help: 'Time one request may take: its connection, the answer\'s head and its whole body (default 15000).' },
   { name: 'case-timeout', kind: 'number', value: 'S', group: 'Running', help: 'Time one case may take (default 120).' },
   { name: 'max-failures', kind: 'number', value: 'N', group: 'Running', help: 'Stop after N cases failed or errored (a target that went down, say): the cases not yet started are reported as not run, and every report is still written.' },
   { name: 'accept-incomplete', kind: 'boolean', group: 'Running', help: 'Exit 0 although some cases could not run for lack of a capability (no driver, a driver method, a manual clock, a key not given). Without it such a run exits 4. Cases left out by your own choice never change the exit status.' },

@@ -24,16 +24,22 @@ export async function preflight(
 ): Promise<{ manualClock: boolean }> {
   const base = settings.baseUrl;
   await untilReady(settings, connection, log, stop);
-  for (const [role, key] of Object.entries(settings.keys) as [KeyRole, string | undefined][]) {
-    if (!key) continue;
-    const request = connection.request({ method: 'GET', url: `${base}/v1/tokens`, headers: { accept: 'application/json', authorization: `Bearer ${key}` } });
-    const res = await connection.send(request, settings.timeoutMs);
-    if (res.status === 401) {
-      const code = (res.json as { code?: string } | undefined)?.code ?? '';
-      throw new UsageError(`the key given with ${KEY_OPTION[role]} is refused (401 ${code}); check it`);
+  try {
+    for (const [role, key] of Object.entries(settings.keys) as [KeyRole, string | undefined][]) {
+      if (!key) continue;
+      const request = connection.request({ method: 'GET', url: `${base}/v1/tokens`, headers: { accept: 'application/json', authorization: `Bearer ${key}` } });
+      const res = await connection.send(request, settings.timeoutMs);
+      if (res.status === 401) {
+        const code = (res.json as { code?: string } | undefined)?.code ?? '';
+        throw new UsageError(`the key given with ${KEY_OPTION[role]} is refused (401 ${code}); check it`);
+      }
     }
+    await checkKeys({ connection, baseUrl: base, timeoutMs: settings.timeoutMs }, settings.keys, log);
+  } catch (e) {
+    // A deployment that answered the probe and then no more (a timeout, a reset) ends the run here, as an unreachable one does.
+    if (e instanceof RunnerError) throw new UsageError(`${base} answered the start-up probe, then not the key checks: ${e.message}`);
+    throw e;
   }
-  await checkKeys({ connection, baseUrl: base, timeoutMs: settings.timeoutMs }, settings.keys, log);
   if (!driver) {
     if (settings.clock === 'manual') throw new UsageError('--clock manual needs a driver that moves the clock (--driver)');
     return { manualClock: false };

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { RunnerError } from './errors.js';
+import { ANSWER_CAP, overCap } from './bounds.js';
 
 /**
  * What an answer looks like on the wire, below what the checks read: the framing of a raw answer
@@ -17,14 +18,19 @@ const DECODERS: Record<string, (b: Buffer) => Buffer> = {
   deflate: (b) => {
     try {
       return inflateSync(b, LIMIT);
-    } catch {
+    } catch (e) {
+      if (tooLarge(e)) throw e;
       return inflateRawSync(b, LIMIT);
     }
   },
   br: (b) => brotliDecompressSync(b, LIMIT),
 };
-/** No answer of the API is near this; a body that inflates past it is refused, not held in memory. */
-const LIMIT = { maxOutputLength: 64 * 1024 * 1024 };
+/** A body that inflates past the cap is refused, never held in memory. */
+const LIMIT = { maxOutputLength: ANSWER_CAP };
+
+function tooLarge(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+}
 
 export interface Wire {
   contentEncoding?: string;
@@ -37,7 +43,11 @@ export interface Wire {
   unaccepted?: boolean;
 }
 
-/** Decodes a body by its Content-Encoding, the last coding applied first undone. */
+/**
+ * Decodes a body by its Content-Encoding, the last coding applied first undone. Any body, an empty
+ * one whatever its codings included, decodes or is kept as it came; only a body that decodes past
+ * the cap throws.
+ */
 export function decodeBody(encoded: Buffer, headers: Record<string, string>): { body: Buffer; wire: Wire } {
   const wire: Wire = { bytes: encoded.length };
   if (headers['content-encoding'] !== undefined) wire.contentEncoding = headers['content-encoding'];
@@ -54,6 +64,7 @@ export function decodeBody(encoded: Buffer, headers: Record<string, string>): { 
     try {
       body = decode(body);
     } catch (e) {
+      if (tooLarge(e)) throw overCap(`its body, decoded from ${coding},`);
       return { body: encoded, wire: { ...wire, undecodable: `a body that is not valid ${coding} (${(e as Error).message})` } };
     }
   }

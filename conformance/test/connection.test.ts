@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import http from 'node:http';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, DIRECT, type ConnectionSettings, type HttpRequest } from '../runner/http.js';
@@ -12,6 +12,7 @@ import { RunnerError } from '../runner/errors.js';
 import { UsageError } from '../runner/options.js';
 import { startProxy } from './support/front.js';
 import { conform } from './support/run.js';
+import { scripted } from './support/scripted.js';
 
 /** The connection layer every request goes through: framing, content codings, staging headers, proxies, replays, the start-up probe. */
 
@@ -20,26 +21,6 @@ function sh(command: string, input?: Buffer): Promise<{ stdout: Buffer; stderr: 
     const child = execFile('sh', ['-c', command], { encoding: 'buffer', timeout: 20_000 }, (_e, stdout, stderr) => resolve({ stdout, stderr: stderr.toString() }));
     if (input) child.stdin!.end(input);
   });
-}
-
-/** A server that records each request head it reads and writes a scripted answer, byte for byte. */
-async function scripted(answer: (head: string, socket: Socket) => void): Promise<{ origin: string; heads: string[]; server: Server }> {
-  const heads: string[] = [];
-  const server = createServer((socket) => {
-    let data = '';
-    socket.on('data', (c: Buffer) => {
-      data += c.toString('latin1');
-      const end = data.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = data.slice(0, end + 4);
-      data = '';
-      heads.push(head);
-      answer(head, socket);
-    });
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, heads, server };
 }
 
 const JSON_BODY = Buffer.from(JSON.stringify({ recipes: [], note: 'décodé' }));
@@ -382,21 +363,38 @@ describe('a kept-alive connection reset as it is reused', () => {
     return { ...target, connections: () => connections };
   }
 
-  it('when a request on a reused connection is reset before any answer, then it is sent once more on a new connection, not another pooled one, and its answer counts', async () => {
+  it('when a read on a reused connection is reset before any answer, then it is sent once more on a new connection, not another pooled one, and its answer counts', async () => {
     const target = await resetting(1);
     const c = new Connection(DIRECT, [target.origin]);
     try {
-      const post = () => c.send(c.request({ method: 'POST', url: `${target.origin}/v1/logins/requests`, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') }), 5000);
+      const get = () => c.send(c.request({ method: 'GET', url: `${target.origin}/v1/recipes`, headers: {} }), 5000);
       // Two connections in the pool, both of which reset their next request, as two connections
       // the server closed while the runner was busy do.
-      expect((await Promise.all([post(), post()])).map((a) => a.status)).toEqual([200, 200]);
+      expect((await Promise.all([get(), get()])).map((a) => a.status)).toEqual([200, 200]);
       expect(target.connections()).toBe(2);
-      expect((await post()).status).toBe(200);
+      expect((await get()).status).toBe(200);
       expect(target.heads).toHaveLength(4);
       expect(target.connections()).toBe(3);
     } finally {
       c.close();
-      await new Promise<void>((resolve) => target.server.close(() => resolve()));
+      await target.stop();
+    }
+  });
+
+  it('when writes follow one another, then each goes on a connection opened for it, so none is ever reset as a reused one', async () => {
+    const target = await resetting(1);
+    const c = new Connection(DIRECT, [target.origin]);
+    try {
+      for (const method of ['POST', 'PATCH', 'DELETE', 'PUT']) {
+        const answer = await c.send(c.request({ method, url: `${target.origin}/v1/logins/requests`, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') }), 5000);
+        expect(answer.status).toBe(200);
+      }
+      expect([target.heads.length, target.connections()]).toEqual([4, 4]);
+      // Said to the deployment too, so that it keeps nothing open for a connection the runner will not reuse.
+      expect(target.heads.filter((h) => !/\r\nConnection: close\r\n/i.test(h))).toEqual([]);
+    } finally {
+      c.close();
+      await target.stop();
     }
   });
 
