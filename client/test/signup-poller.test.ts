@@ -5,7 +5,7 @@ import { ManualClock } from '../../server/domain/clock.js';
 import { waitForSignupRequest } from '../signup.js';
 import { clientFor } from './support/clients.js';
 import { startSandbox, until, type Sandbox } from './support/sandbox.js';
-import { VaultConnectionError, VaultSettingsError, type components, type RetryEvent } from '../index.js';
+import { VaultApiError, VaultConnectionError, VaultSettingsError, type components, type RetryEvent } from '../index.js';
 import { forward, json, reset, startTinyServer, type TinyServer } from './support/tiny-server.js';
 
 type SignupRequestStatus = components['schemas']['SignupRequestStatus'];
@@ -272,5 +272,14 @@ describe('waitForSignupRequest always waits between polls', () => {
     }
     await expect(waitForSignupRequest(poll, 'sreq_1', { maxIntervalMs: 0 })).rejects.toBeInstanceOf(VaultSettingsError);
     expect(poll).not.toHaveBeenCalled();
+  });
+
+  it('when a deployment answers pending without expiresAt, then the poll is refused as not the operation\'s answer, at once', async () => {
+    const server: TinyServer = await startTinyServer((_req, res) => json(res, 200, { status: 'pending' }));
+    others.push(server);
+    const error = await clientFor(server, 'vk_test').waitForSignupRequest('sreq_1', fast).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VaultApiError);
+    expect((error as VaultApiError).error).toContain('not a SignupRequestPending: it lacks expiresAt');
+    expect(server.seen).toHaveLength(1);
   });
 });
