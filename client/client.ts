@@ -1,5 +1,7 @@
 // createVaultClient: one method per operation of the document, named by its operationId, plus the
 // helpers the specification asks of callers.
+import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
+import { VaultSettingsError } from './errors.js';
 import { OPERATIONS } from './generated/document.js';
 import type { components } from './generated/schema.js';
 import type { CallOptions, OperationId, OperationMethod } from './operations.js';
@@ -20,7 +22,7 @@ export interface VaultClientOptions {
   requestTimeoutMs?: number | undefined;
   /** Where the settings are read from instead of the process's environment. */
   env?: Env | undefined;
-  /** The retries of a request refused with `rate_limited` and of a read that got no answer (retry.ts); `false` turns them off. */
+  /** The retries of a refusal that says nothing was carried out (`rate_limited`, `storage_full`) and of a request that got no answer and may be sent again; `false` turns them off. */
   retry?: RetryOptions | false | undefined;
   /** Told before each wait to retry (the operation, the attempt, the wait and the refusal); what it throws ends the call. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
@@ -29,6 +31,18 @@ export interface VaultClientOptions {
    * request and each answer (a tracing header, a log line, `Prefer` for a mock). See `VaultMiddleware`.
    */
   middleware?: readonly VaultMiddleware[] | undefined;
+  /**
+   * Whether the deployment honours `Idempotency-Key` (the reference server does): `true` sends a write
+   * that got no answer again, with the same key; `false` never does. Default: learnt from the
+   * deployment, which echoes the key of a write it honours; until it has, such a write is
+   * `VaultWriteOutcomeUnknownError`, carrying its key.
+   */
+  idempotentWrites?: boolean | undefined;
+  /**
+   * The longest answer body the client reads, in bytes; a longer one ends the call with a
+   * `VaultApiError` and is not read further. Default 32 MiB.
+   */
+  maxResponseBytes?: number | undefined;
   /** The fetch to send requests with; default the global one. */
   fetch?: FetchFunction | undefined;
   /** Receives each settings warning; default `process.emitWarning`, or `console.warn` without a process. */
@@ -40,15 +54,19 @@ type Schemas = components['schemas'];
 export type VaultClient = { readonly [Op in OperationId]: OperationMethod<Op> } & {
   /** The settings the client runs with (section 8.9, options applied). */
   readonly settings: Readonly<VaultSettings>;
-  /** Polls a signup request until the account holder decides or it expires; see signup.ts. */
+  /** Polls a signup request until the account holder decides or it expires, with backoff, never past its `expiresAt`. */
   waitForSignupRequest(requestId: string, options?: WaitForSignupOptions): Promise<SignupOutcome>;
-  /** The four-slot recipe lookup for a page, sent as `recipeLookupUrl(pageUrl)` says. */
+  /**
+   * The four-slot recipe lookup for a page, sent as `recipeLookupUrl(pageUrl)` says. An answer that is
+   * not the lookup (the index, which a mock answers unless asked with `Prefer: example=lookup`) is a
+   * `VaultApiError` (`code` null), never returned as one.
+   */
   lookupRecipes(pageUrl: string, options?: CallOptions): Promise<Schemas['RecipeLookup']>;
 };
 
 /**
  * A client of the API. Every setting is checked here, before any call: an unusable one throws
- * `VaultSettingsError` (see settings.ts); one section 8.9 says to ignore or bound is told to `onWarning`.
+ * `VaultSettingsError`; one section 8.9 says to ignore or bound is told to `onWarning`.
  */
 export function createVaultClient(options: VaultClientOptions = {}): VaultClient {
   const { settings, warnings } = readVaultSettings(options.env ?? processEnv(), {
@@ -60,7 +78,13 @@ export function createVaultClient(options: VaultClientOptions = {}): VaultClient
   const warn = options.onWarning ?? defaultWarning;
   for (const message of warnings) warn(message);
 
-  const transport = createTransport(settings, retryPolicy(options.retry), { fetch: options.fetch, onRetry: options.onRetry, middleware: options.middleware });
+  const transport = createTransport(settings, retryPolicy(options.retry), {
+    fetch: options.fetch,
+    onRetry: options.onRetry,
+    middleware: options.middleware,
+    idempotentWrites: options.idempotentWrites,
+    maxResponseBytes: maxResponseBytes(options.maxResponseBytes),
+  });
   const methods = Object.fromEntries(
     (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, (input?: never, callOptions?: CallOptions) => transport.call(id, input, callOptions)]),
   ) as unknown as { readonly [Op in OperationId]: OperationMethod<Op> };
@@ -70,10 +94,19 @@ export function createVaultClient(options: VaultClientOptions = {}): VaultClient
     settings,
     waitForSignupRequest: (requestId: string, waitOptions?: WaitForSignupOptions) =>
       waitForSignupRequest((input, callOptions) => methods.getSignupRequest(input, callOptions), requestId, waitOptions),
-    // With `url`, the answer is the lookup (section 4.2); the document's type is the union of both answers.
+    // With `url`, the answer is the lookup (section 4.2); the document's type is the union of both
+    // answers, and the transport holds the answer to the lookup's shape.
     lookupRecipes: async (pageUrl: string, callOptions?: CallOptions) =>
-      (await methods.getRecipes({ url: recipeLookupUrl(pageUrl) }, callOptions)) as Schemas['RecipeLookup'],
+      (await transport.call('getRecipes', { url: recipeLookupUrl(pageUrl) }, callOptions, LOOKUP)) as Schemas['RecipeLookup'],
   });
+}
+
+const LOOKUP = 'RecipeLookup';
+
+function maxResponseBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new VaultSettingsError('maxResponseBytes', `maxResponseBytes ${value} is not a positive whole number of bytes`);
+  return value;
 }
 
 function defaultWarning(message: string): void {

@@ -43,6 +43,26 @@ export class Deadline {
     return sleep(ms, this.signal);
   }
 
+  /**
+   * `promise`, or a rejection with the signal's reason as soon as it fires, whichever comes first. A
+   * fetch is handed this signal too, but through Request objects whose link to it undici may drop once
+   * one is garbage-collected (nodejs/node#55428), so the call's own wait never depends on that link.
+   */
+  race<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.signal;
+    if (signal.aborted) {
+      // Whatever `promise` comes to, nobody waits for it any more.
+      promise.catch(() => undefined);
+      return Promise.reject(signal.reason);
+    }
+    let onAbort!: () => void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
     this.caller?.removeEventListener('abort', this.onCallerAbort);

@@ -70,6 +70,13 @@ export interface CallOptions {
    * own (`Accept`, `Authorization`, `User-Agent`, `X-Request-Id`) are not replaced; a `middleware` can.
    */
   headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * A write's `Idempotency-Key` (1 to 255 visible ASCII characters), over the new random one the
+   * client makes for every write; every attempt of the call sends it. Give the key of a
+   * `VaultWriteOutcomeUnknownError` to send that write again: a deployment that honours keys answers
+   * with the first outcome and writes nothing twice. Ignored on a read.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];

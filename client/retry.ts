@@ -1,11 +1,19 @@
-// When a call is tried again. A request refused with `rate_limited` recorded nothing (section 8.1
-// item 4), so it is sent again after `Retry-After`, a read or a write alike; a read whose header an
-// intermediary stripped (section 7.1) after a jittered, growing backoff instead. A read that got no
-// answer (connection refused, reset, closed) is sent again after the same backoff. A write that got
-// no answer never is: it may or may not have been carried out (section 7.2, `write_outcome_unknown`).
-// `too_many_pending`, `daily_limit` and every other answer are final.
+// When a call is tried again. A request that cannot be carried out twice by sending it again is sent
+// again after no answer (a reset, a closed connection, a cut body) with a jittered, growing backoff: a
+// read (GET changes nothing), a request that never left this process, and a write whose
+// `Idempotency-Key` the deployment honours. A write that got no answer otherwise never
+// is: it may or may not have been carried out (section 7.2, `write_outcome_unknown`).
+//
+// Refusals that say the request was not carried out are sent again after `Retry-After`: 429
+// `rate_limited` (a refused request records nothing, section 8.1 item 4), 503 `storage_full` (nothing
+// was kept), any 503 of a request that may be sent again (the document: handle a 503 by waiting
+// `Retry-After`), and 409 `idempotency_key_in_use` (the first request with the key is still being
+// carried out; the same key then gets its answer). Without `Retry-After` (an intermediary stripped it)
+// a read backs off, and so does a key in use; a write does not guess: the recipe budget's refusal (24
+// hours) sends none. `too_many_pending`, `daily_limit` and every other answer are final.
 import type { VaultApiError, VaultConnectionError } from './errors.js';
 import type { OperationId } from './operations.js';
+import type { ServiceErrorCode } from './service-codes.js';
 
 export interface RetryOptions {
   /** Further attempts after the first, whatever their reason. Default 2. */
@@ -48,8 +56,8 @@ export interface RetryEvent {
   /** How long the client waits before the next attempt, in whole ms (jitter included). */
   waitMs: number;
   /**
-   * Why: the refusal being retried (429 `rate_limited`, with its `retryAfter` and `requestId`), or,
-   * for a read, the connection failure (refused, reset, closed before the answer).
+   * Why: the refusal being retried (429 `rate_limited`, 503, 409 `idempotency_key_in_use`, with its
+   * `retryAfter` and `requestId`), or the connection failure (refused, reset, closed before the answer).
    */
   reason: VaultApiError | VaultConnectionError;
 }
@@ -62,27 +70,41 @@ export interface Refusal {
   code: unknown;
   /** Seconds, when the answer carried `Retry-After`. */
   retryAfter: number | undefined;
+  /** Sending it again cannot carry it out twice: a read, or a write whose key the deployment honours. */
+  resendable: boolean;
 }
 
 /** No answer: the connection was refused, reset or closed before a whole answer came. */
 export interface NoAnswer {
   method: string;
   status?: undefined;
+  /** Sending it again cannot carry it out twice: a read, one that never left, or a write whose key the deployment honours. */
+  resendable: boolean;
 }
+
+const STORAGE_FULL: ServiceErrorCode = 'storage_full';
+const KEY_IN_USE: ServiceErrorCode = 'idempotency_key_in_use';
 
 /** The wait before attempt `attempt + 1` in whole ms, or undefined when the failure is final. */
 export function retryDelay(failure: Refusal | NoAnswer, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
   if (attempt > policy.maxRetries) return undefined;
-  const read = failure.method.toLowerCase() === 'get';
-  if (failure.status === undefined) return read ? backoff(attempt, policy, random) : undefined;
-  if (failure.status !== 429 || failure.code !== 'rate_limited') return undefined;
+  if (failure.status === undefined) return failure.resendable ? backoff(attempt, policy, random) : undefined;
+  if (!notCarriedOut(failure)) return undefined;
   if (failure.retryAfter !== undefined) {
     const asked = failure.retryAfter * 1000;
     return asked > policy.maxRetryAfterMs ? undefined : Math.round(asked + random() * policy.retryAfterJitterMs);
   }
   // Without the header a read backs off; a write does not guess: the recipe budget (24 hours) sends
   // none, and the per-minute windows always do unless an intermediary stripped it.
-  return read ? backoff(attempt, policy, random) : undefined;
+  const read = failure.method.toLowerCase() === 'get';
+  return read || failure.code === KEY_IN_USE ? backoff(attempt, policy, random) : undefined;
+}
+
+/** A refusal that says the request was not carried out, so that sending it again does it at most once. */
+function notCarriedOut(failure: Refusal): boolean {
+  if (failure.status === 429) return failure.code === 'rate_limited';
+  if (failure.status === 503) return failure.code === STORAGE_FULL || failure.resendable;
+  return failure.status === 409 && failure.code === KEY_IN_USE;
 }
 
 // "Equal jitter": half the ceiling for sure, the other half at random, so that clients refused

@@ -1,10 +1,11 @@
 // Waiting for the account holder's decision on a signup request (sections 3 and 4.7): poll with a
 // growing, jittered interval, never past the request's `expiresAt`. A poll that got no answer (the
 // service restarting, a network blip) is no news: the request is still where it was, so the wait goes
-// on as it does for `pending`.
+// on as it does for `pending`. Every poll but the first comes after a wait, whatever the answers say:
+// an `expiresAt` that is missing or not a time is no reason to poll sooner.
 import type { components } from './generated/schema.js';
 import { sleep } from './deadline.js';
-import { VaultConnectionError, VaultTimeoutError } from './errors.js';
+import { VaultConnectionError, VaultSettingsError, VaultTimeoutError } from './errors.js';
 import type { CallOptions } from './operations.js';
 
 type Schemas = components['schemas'];
@@ -47,9 +48,9 @@ type Poll = (input: { id: string }, options?: CallOptions) => Promise<SignupRequ
  */
 export async function waitForSignupRequest(poll: Poll, id: string, options: WaitForSignupOptions = {}): Promise<SignupOutcome> {
   const { signal, apiKey, timeoutMs, headers } = options;
-  const maxInterval = options.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
-  let interval = Math.min(options.intervalMs ?? DEFAULT_INTERVAL_MS, maxInterval);
-  let expiresAt = options.expiresAt;
+  const maxInterval = positive('maxIntervalMs', options.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS);
+  let interval = Math.min(positive('intervalMs', options.intervalMs ?? DEFAULT_INTERVAL_MS), maxInterval);
+  let expiresAt = asTime(options.expiresAt);
   for (;;) {
     let answer: SignupRequestStatus;
     try {
@@ -63,16 +64,28 @@ export async function waitForSignupRequest(poll: Poll, id: string, options: Wait
     }
     if (answer.status === 'approved') return { ...answer, passwordOwnerManaged: answer.passwordOwnerManaged ?? false };
     if (answer.status !== 'pending') return answer;
-    expiresAt = answer.expiresAt;
-    if (answer.expiresAt <= Date.now()) return answer;
-    await sleepUntil(nextPoll(interval, answer.expiresAt), signal);
+    expiresAt = asTime(answer.expiresAt) ?? expiresAt;
+    if (expiresAt !== undefined && expiresAt <= Date.now()) return answer;
+    await sleepUntil(nextPoll(interval, expiresAt), signal);
     interval = Math.min(interval * GROWTH, maxInterval);
   }
 }
 
-/** Half the interval for sure, the other half at random, and never after `expiresAt`. */
-function nextPoll(interval: number, expiresAt: number): number {
-  return Math.min(Date.now() + interval / 2 + (Math.random() * interval) / 2, expiresAt);
+/** Half the interval for sure, the other half at random, and never after `expiresAt` when it is known. */
+function nextPoll(interval: number, expiresAt: number | undefined): number {
+  const next = Date.now() + interval / 2 + (Math.random() * interval) / 2;
+  return expiresAt === undefined ? next : Math.min(next, expiresAt);
+}
+
+/** An interval that makes the polls wait: a zero or a NaN would poll without pause. */
+function positive(option: string, value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) throw new VaultSettingsError(option, `waitForSignupRequest: ${option} ${value} is not a positive number of milliseconds`, 'getSignupRequest');
+  return value;
+}
+
+/** A millisecond timestamp, or undefined for anything else (absent, not a number, not finite). */
+function asTime(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 // Timers run on a monotonic clock and may fire a few ms before the wall clock reaches the mark, so

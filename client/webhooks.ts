@@ -1,5 +1,7 @@
 // Verifying a webhook delivery (section 6): HMAC-SHA256, keyed with the signing secret of the agent card
-// named in the payload's `agent_card_id`, over the timestamp `t`, a period, and the raw body.
+// named in the payload's `agent_card_id`, over the timestamp `t`, a period, and the raw body. A header
+// may carry several signatures of the same `t` and body: while a secret is being rotated, the service
+// signs with the old and the new one, and a receiver that holds either verifies the delivery.
 //
 // Web Crypto, not node:crypto, so that the package runs wherever `fetch` does; `crypto.subtle.verify`
 // compares the signature in constant time. The header's name and format default to the document's
@@ -13,8 +15,8 @@ export interface WebhookSignatureInput {
   secret: string;
   /** `t` exactly as received; the signed string starts with it verbatim. */
   timestamp: string;
-  /** The signature as received, in `signatureEncoding`. */
-  signature: string;
+  /** The signature as received, in `signatureEncoding`; or several, of which any one valid one suffices. */
+  signature: string | readonly string[];
   /** How far `t` may be from now, either way, in seconds. Default 300. */
   toleranceSeconds?: number | undefined;
   /** The unit of `t`, which the specification leaves open. Default: the document's (`seconds`, Unix time). */
@@ -25,62 +27,89 @@ export interface WebhookSignatureInput {
   now?: number | undefined;
 }
 
-export type WebhookVerification =
-  | { valid: true; /** `t`, in ms. */ timestamp: number }
-  | {
-      valid: false;
-      /** `missing_header`: no signature header; `malformed`: `t` or the signature cannot be read; `mismatch`: wrong signature (tampered body or timestamp, or another secret); `stale`: `t` outside the tolerance. */
-      reason: 'missing_header' | 'malformed' | 'mismatch' | 'stale';
-    };
+/**
+ * Why a delivery did not verify. `missing_header`: no signature header; `malformed`: `t` or a
+ * signature cannot be read (or the header carries more than `MAX_SIGNATURES`); `mismatch`: no
+ * signature is right (tampered body or timestamp, or another secret); `stale`: `t` outside the tolerance.
+ */
+export type WebhookVerificationFailure = 'missing_header' | 'malformed' | 'mismatch' | 'stale';
+
+export type WebhookVerification = { valid: true; /** `t`, in ms. */ timestamp: number } | { valid: false; reason: WebhookVerificationFailure };
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
+/**
+ * The most signatures one header may carry. A rotation's overlap needs two; each one costs an HMAC of
+ * the whole body, so a sender cannot make the receiver hash a body hundreds of times.
+ */
+export const MAX_SIGNATURES = 8;
 
 /**
  * Verifies a delivery's signature: HMAC-SHA256 over `t + "." + rawBody`, compared in constant time,
- * and `t` within `toleranceSeconds` of now (a replayed delivery is refused as `stale`). To read `t`
- * and the signature from the request's headers as well, use `verifyWebhookRequest`.
+ * and `t` within `toleranceSeconds` of now (a replayed delivery is refused as `stale`). Given several
+ * signatures, any one that is right verifies it. To read `t` and the signatures from the request's
+ * headers as well, use `verifyWebhookRequest`.
  */
 export async function verifyWebhookSignature(input: WebhookSignatureInput): Promise<WebhookVerification> {
   if (!/^\d+$/.test(input.timestamp)) return { valid: false, reason: 'malformed' };
   const timestampMs = Number(input.timestamp) * ((input.timestampUnit ?? WEBHOOK_SIGNATURE.timestampUnit) === 'milliseconds' ? 1 : 1000);
-  const signature = decode(input.signature.trim(), input.signatureEncoding ?? WEBHOOK_SIGNATURE.signatureEncoding);
-  if (!signature) return { valid: false, reason: 'malformed' };
+  const given = typeof input.signature === 'string' ? [input.signature] : input.signature;
+  if (given.length === 0 || given.length > MAX_SIGNATURES) return { valid: false, reason: 'malformed' };
+  const signatures = given.map((s) => decode(s.trim(), input.signatureEncoding ?? WEBHOOK_SIGNATURE.signatureEncoding));
+  if (signatures.some((s) => s === undefined)) return { valid: false, reason: 'malformed' };
 
-  const encoder = new TextEncoder();
-  const body = typeof input.rawBody === 'string' ? encoder.encode(input.rawBody) : input.rawBody;
-  const prefix = encoder.encode(`${input.timestamp}.`);
-  const signed = new Uint8Array(prefix.length + body.length);
-  signed.set(prefix);
-  signed.set(body, prefix.length);
-  const key = await crypto.subtle.importKey('raw', encoder.encode(input.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-  if (!(await crypto.subtle.verify('HMAC', key, signature, signed))) return { valid: false, reason: 'mismatch' };
+  const signed = signedBytes(input.timestamp, input.rawBody);
+  const key = await hmacKey(input.secret, 'verify');
+  let verified = false;
+  // Every signature is checked, so the time taken does not say which one (if any) was right.
+  for (const signature of signatures) if (await crypto.subtle.verify('HMAC', key, signature!, signed)) verified = true;
+  if (!verified) return { valid: false, reason: 'mismatch' };
 
   const tolerance = (input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
   if (Math.abs((input.now ?? Date.now()) - timestampMs) > tolerance) return { valid: false, reason: 'stale' };
   return { valid: true, timestamp: timestampMs };
 }
 
-/** Where a deployment puts `t` and the signature: the header's name, and how to read its value. */
+/** Where a deployment puts `t` and the signatures: the header's name, and how to read its value. */
 export interface SignatureHeaderFormat {
   /** The header's name (any case). */
   name: string;
-  /** Reads `t` and the signature from the header's value; undefined when it cannot. */
-  parse(value: string): { timestamp: string; signature: string } | undefined;
+  /** Reads `t` and the signature, or several, from the header's value; undefined when it cannot. */
+  parse(value: string): { timestamp: string; signature: string | readonly string[] } | undefined;
+  /** Writes a value carrying `t` and the signatures (`signWebhookPayload` needs it). */
+  format?(timestamp: string, signatures: readonly string[]): string;
 }
+
+const SEPARATORS = ',; ';
 
 /**
  * A header format from a template such as `t={t},v1={signature}`: the value must be the template with
- * `{t}` replaced by digits and `{signature}` by the signature.
+ * `{t}` replaced by digits and `{signature}` by one signature, or by several, each after the template's
+ * label for it (`t=1764201600,v1=<new>,v1=<old>`, as a rotation's overlap sends).
  */
 export function signatureHeaderFormat(name: string, template: string): SignatureHeaderFormat {
-  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^${escaped.replace('{t}', '(?<t>\\d+)').replace('{signature}', '(?<signature>[^\\s,;]+)')}$`);
+  const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+  const parts = template.split('{signature}');
+  if (parts.length !== 2 || template.split('{t}').length !== 2) throw new TypeError(`signatureHeaderFormat: ${template} must carry {t} and {signature} once each`);
+  const [before, after] = parts as [string, string];
+  // The label of a signature is the text before `{signature}` back to the separators before it (`v1=`
+  // after `,`); a further signature repeats those separators and that label.
+  const labelled = /^.*?(?<separator>[,; ]*)(?<label>[^,; ]*)$/s.exec(before)!.groups!;
+  const separator = labelled.separator || ',';
+  const label = labelled.label!;
+  const repeat = `${separator.trim() === '' ? '\\s+' : `${escape(separator.trim())}\\s*`}${escape(label)}`;
+  const one = '[^\\s,;]+';
+  const pattern = new RegExp(
+    `^${escape(before).replace(escape('{t}'), '(?<t>\\d+)')}(?<signatures>${one}(?:${repeat}${one})*)${escape(after).replace(escape('{t}'), '(?<t>\\d+)')}$`,
+  );
   return {
     name,
     parse(value) {
       const match = pattern.exec(value.trim());
-      return match?.groups ? { timestamp: match.groups.t!, signature: match.groups.signature! } : undefined;
+      if (!match?.groups) return undefined;
+      const signatures = match.groups.signatures!.split(new RegExp(repeat));
+      return { timestamp: match.groups.t!, signature: signatures };
     },
+    format: (timestamp, signatures) => template.replace('{t}', timestamp).replace('{signature}', signatures.join(`${separator}${label}`)),
   };
 }
 
@@ -109,6 +138,22 @@ export async function verifyWebhookRequest(input: WebhookRequestInput): Promise<
   const parsed = header.parse(value);
   if (!parsed) return { valid: false, reason: 'malformed' };
   return verifyWebhookSignature({ ...rest, timestamp: parsed.timestamp, signature: parsed.signature });
+}
+
+/** The bytes an HMAC covers: `t`, a period, and the raw body. */
+export function signedBytes(timestamp: string, rawBody: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  const encoder = new TextEncoder();
+  const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
+  const prefix = encoder.encode(`${timestamp}.`);
+  const signed = new Uint8Array(prefix.length + body.length);
+  signed.set(prefix);
+  signed.set(body, prefix.length);
+  return signed;
+}
+
+/** The HMAC-SHA256 key of a signing secret (its UTF-8 bytes). */
+export function hmacKey(secret: string, use: 'sign' | 'verify'): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
 }
 
 function readHeader(headers: WebhookRequestInput['headers'], name: string): string | undefined {

@@ -17,9 +17,9 @@ const FRESH = join(ROOT, 'dist', 'generated', 'schema.d.ts');
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'openapi-typescript', 'package.json'), 'utf8')) as { version: string };
 const HEADER = `/**
- * Generated from the bundled OpenAPI document (dist/openapi.json, built from openapi/openapi.yaml)
- * by \`npm run generate\` (scripts/generate.ts, openapi-typescript ${version}). Do not edit by hand:
- * change the document and regenerate. \`npm run check:generated\` fails when this file is stale.
+ * Generated from the API's bundled OpenAPI document by the repository's \`npm run generate\`
+ * (openapi-typescript ${version}). Do not edit by hand: change the document and regenerate
+ * (\`npm run check:generated\` fails when this file is stale).
  */
 
 `;

@@ -1,7 +1,6 @@
 /**
- * Generated from the bundled OpenAPI document (dist/openapi.json, built from openapi/openapi.yaml)
- * by client/scripts/generate.ts (`npm run generate`). Do not edit by hand: change the document and
- * regenerate. `npm run check:generated` fails when this file is stale.
+ * Generated from the API's bundled OpenAPI document by the repository's `npm run generate`. Do not
+ * edit by hand: change the document and regenerate (`npm run check:generated` fails when it is stale).
  */
 import type { components } from './schema.js';
 
@@ -205,6 +204,42 @@ export const CLIENT_ERROR_MEANINGS: Readonly<Record<components['schemas']['Clien
   label_unavailable: "Internal reason an approval could not complete (no free label for the site name); never returned to the agent.",
 };
 
+/** The shape of a body, as the client checks it (one level of members; see RESULT_SHAPES). */
+export interface Shape {
+  /** The schema's title, when it has one. */
+  readonly name?: string;
+  /** JSON types the value may have (`integer` is a whole number). */
+  readonly types?: readonly string[];
+  /** The only values it may have. */
+  readonly values?: readonly unknown[];
+  /** Members it must have, each with its own shape. */
+  readonly required?: Readonly<Record<string, Shape>>;
+}
+
+/**
+ * The shapes each operation's 2xx answers may take, one per branch of their schemas: an answer must
+ * match one. The client checks its JSON type and required members, one level deep, so that a body of
+ * another operation (a mock's first example, a redirect's target) is refused rather than returned.
+ */
+export const RESULT_SHAPES: Readonly<Record<string, readonly Shape[]>> = {
+  createLogin: [],
+  decidePurchaseApproval: [{"name":"LinkDecisionResult","types":["object"],"required":{"status":{"values":["approved","denied"]}}}],
+  decideSignupApproval: [{"name":"SignupApproval","types":["object"],"required":{"status":{"values":["pending","approved","denied"]},"website":{"types":["string"]},"email":{"types":["string"]}}}],
+  fileSignupRequest: [{"name":"SignupRequestFiled","types":["object"],"required":{"requestId":{"types":["string"]},"status":{"values":["pending","approved"]},"expiresAt":{"types":["integer"]}}}],
+  getChallengeRequest: [{"name":"ChallengeRequest","types":["object"]}],
+  getCvvRequest: [{"name":"CvvRequest","types":["object"]}],
+  getProxyHealth: [{"name":"ProxyHealth","types":["object"],"required":{"ok":{"values":[true]}}}],
+  getPurchaseApproval: [{"name":"PurchaseApproval","types":["object"],"required":{"kind":{"types":["string"]},"offersDeclared":{"types":["boolean"]}}}],
+  getRecipes: [{"name":"RecipeIndex","types":["object"],"required":{"recipes":{"types":["array"]}}},{"name":"RecipeLookup","types":["object"],"required":{"merchant":{"types":["object","null"]},"platform":{"types":["object","null"]},"signup":{"types":["object","null"]},"signupPlatform":{"types":["object","null"]}}}],
+  getRecipeSubmission: [{"name":"RecipeSubmission","types":["object"],"required":{"id":{"types":["string"]},"key":{"types":["string"]},"status":{"values":["pending","approved","merged","rejected","needs_human"]},"verdict":{"types":["array"]}}}],
+  getSignupApproval: [{"name":"SignupApproval","types":["object"],"required":{"status":{"values":["pending","approved","denied"]},"website":{"types":["string"]},"email":{"types":["string"]}}}],
+  getSignupRequest: [{"name":"SignupRequestPending","types":["object"],"required":{"status":{"values":["pending"]},"expiresAt":{"types":["integer"]}}},{"name":"SignupRequestApproved","types":["object"],"required":{"status":{"values":["approved"]},"login":{"types":["object"]},"passwordPolicy":{"types":["object"]}}},{"name":"SignupRequestDenied","types":["object"],"required":{"status":{"values":["denied"]}}},{"name":"SignupRequestExpired","types":["object"],"required":{"status":{"values":["expired"]}}}],
+  getTokenCatalog: [{"name":"TokenCatalog","types":["object"],"required":{"cards":{"types":["array"]},"logins":{"types":["array"]},"identity":{"types":["object"]},"addresses":{"types":["array"]}}}],
+  rotateLoginPassword: [{"name":"RotatePasswordResult","types":["object"],"required":{"login":{"types":["object"]},"passwordPolicy":{"types":["object"]},"rotated":{"values":[true]}}}],
+  setLoginUsername: [{"name":"LoginEnvelope","types":["object"],"required":{"login":{"types":["object"]}}}],
+  submitRecipe: [{"name":"RecipeSubmissionAccepted","types":["object"],"required":{"id":{"types":["string"]},"status":{"values":["pending"]}}}],
+};
+
 /**
  * The webhook signature header of the document's webhooks (`x-signature-format`): its name, the
  * template of its value, the unit of `t` and the encoding of the signature, an HMAC-SHA256 over
@@ -216,6 +251,15 @@ export const WEBHOOK_SIGNATURE = {
   timestampUnit: "seconds",
   signatureEncoding: "hex",
 } as const;
+
+/**
+ * The event types the document describes, which `constructWebhookEvent` accepts: the `type` values
+ * its event schemas allow, or, where a schema leaves `type` open, those of the webhook's examples.
+ */
+export const WEBHOOK_EVENT_TYPES = ["test"] as const;
+
+/** The shapes of a delivery's body (its schema's branches), which `constructWebhookEvent` checks. */
+export const WEBHOOK_EVENT_SHAPES: readonly Shape[] = [{"types":["object"],"required":{"id":{"types":["string"]},"type":{"types":["string"]},"created_at":{"types":["string"]},"agent_card_id":{"types":["string"]}}}];
 
 /** The envelope of every webhook delivery (the document's `WebhookEvent`). */
 export type WebhookEvent = components['schemas']['WebhookEvent'];

@@ -1,7 +1,7 @@
 /**
- * Generated from the bundled OpenAPI document (dist/openapi.json, built from openapi/openapi.yaml)
- * by `npm run generate` (scripts/generate.ts, openapi-typescript 7.13.0). Do not edit by hand:
- * change the document and regenerate. `npm run check:generated` fails when this file is stale.
+ * Generated from the API's bundled OpenAPI document by the repository's `npm run generate`
+ * (openapi-typescript 7.13.0). Do not edit by hand: change the document and regenerate
+ * (`npm run check:generated` fails when this file is stale).
  */
 
 export interface paths {

@@ -168,9 +168,8 @@ export function renderDocumentModule(doc: Json): Rendered {
 
   const out: string[] = [];
   out.push(`/**
- * Generated from the bundled OpenAPI document (dist/openapi.json, built from openapi/openapi.yaml)
- * by client/scripts/generate.ts (\`npm run generate\`). Do not edit by hand: change the document and
- * regenerate. \`npm run check:generated\` fails when this file is stale.
+ * Generated from the API's bundled OpenAPI document by the repository's \`npm run generate\`. Do not
+ * edit by hand: change the document and regenerate (\`npm run check:generated\` fails when it is stale).
  */
 import type { components } from './schema.js';
 
@@ -222,8 +221,103 @@ export const CLIENT_ERROR_MEANINGS: Readonly<${meaningsType}<components['schemas
     if (meaning !== undefined) out.push(`  ${code}: ${q(meaning)},`);
   }
   out.push('};\n');
+  out.push(resultShapesModule(doc, deref, operations, q));
   out.push(webhookSignatureModule(doc, deref, q));
   return { text: out.join('\n'), withoutMeaning };
+}
+
+/** What the client checks of a body: its JSON type, its constant values, and its required members' own. */
+interface Shape {
+  name?: string;
+  types?: string[];
+  values?: unknown[];
+  required?: Record<string, Shape>;
+}
+
+const JSON_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
+
+/**
+ * The shapes a body may take, one per branch of the schema's top-level `oneOf` or `anyOf`: each
+ * branch's JSON type and required members, with each member's type and constant values, through
+ * `$ref` and `allOf`. One level of members only: enough to tell the answers of one operation apart
+ * (the index from the lookup, a pending poll from an approved one) without a validator in the client.
+ */
+export function bodyShapes(schema: Json, deref: (node: Json) => Json): Shape[] {
+  const s = deref(schema);
+  const branches: Json[] | undefined = s.oneOf ?? s.anyOf;
+  if (branches) return branches.flatMap((branch) => bodyShapes(branch, deref));
+  const shape: Shape = { ...(s.title ? { name: s.title as string } : {}), ...valueShape(s, deref) };
+  const required = new Map<string, Json>();
+  const visit = (node: Json) => {
+    const n = deref(node);
+    for (const name of n.required ?? []) required.set(name, n.properties?.[name] ?? required.get(name) ?? {});
+    for (const part of n.allOf ?? []) visit(part);
+  };
+  visit(s);
+  if (required.size > 0) shape.required = Object.fromEntries([...required].map(([name, member]) => [name, valueShape(member, deref)]));
+  return [shape];
+}
+
+/** A value's JSON types and constant values, where its schema gives them (a union of its branches'). */
+function valueShape(schema: Json, deref: (node: Json) => Json): Shape {
+  const s = deref(schema);
+  if (s.const !== undefined) return { values: [s.const] };
+  if (Array.isArray(s.enum)) return { values: s.enum };
+  const own = typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? (s.type as string[]) : undefined;
+  if (own) {
+    for (const type of own) if (!JSON_TYPES.has(type)) throw new Error(`unknown JSON type ${type}`);
+    return { types: own };
+  }
+  const branches: Json[] | undefined = s.oneOf ?? s.anyOf;
+  if (branches) {
+    const parts = branches.map((branch) => valueShape(branch, deref));
+    // A branch that allows anything makes the union allow anything.
+    if (parts.some((p) => !p.types && !p.values)) return {};
+    const types = [...new Set(parts.flatMap((p) => p.types ?? []))];
+    const values = parts.flatMap((p) => p.values ?? []);
+    return { ...(types.length > 0 ? { types } : {}), ...(values.length > 0 ? { values } : {}) };
+  }
+  for (const part of s.allOf ?? []) {
+    const shape = valueShape(part, deref);
+    if (shape.types || shape.values) return shape;
+  }
+  return {};
+}
+
+/** The shapes of each operation's 2xx answers, which the client holds an answer to before returning it. */
+function resultShapesModule(doc: Json, deref: (node: Json) => Json, operations: Operation[], q: (s: string) => string): string {
+  const out: string[] = [
+    `/** The shape of a body, as the client checks it (one level of members; see RESULT_SHAPES). */
+export interface Shape {
+  /** The schema's title, when it has one. */
+  readonly name?: string;
+  /** JSON types the value may have (\`integer\` is a whole number). */
+  readonly types?: readonly string[];
+  /** The only values it may have. */
+  readonly values?: readonly unknown[];
+  /** Members it must have, each with its own shape. */
+  readonly required?: Readonly<Record<string, Shape>>;
+}
+
+/**
+ * The shapes each operation's 2xx answers may take, one per branch of their schemas: an answer must
+ * match one. The client checks its JSON type and required members, one level deep, so that a body of
+ * another operation (a mock's first example, a redirect's target) is refused rather than returned.
+ */
+export const RESULT_SHAPES: Readonly<Record<string, readonly Shape[]>> = {`,
+  ];
+  for (const op of operations) {
+    const item = Object.values<Json>(doc.paths).map(deref).find((i) => i[op.method]?.operationId === op.id)!;
+    const shapes = Object.entries<Json>(item[op.method].responses ?? {})
+      .filter(([status]) => status.startsWith('2'))
+      .flatMap(([, response]) => {
+        const schema = deref(response).content?.['application/json']?.schema;
+        return schema ? bodyShapes(schema, deref) : [];
+      });
+    out.push(`  ${op.id}: ${JSON.stringify(shapes)},`);
+  }
+  out.push('};\n');
+  return out.join('\n');
 }
 
 /**
@@ -242,6 +336,7 @@ function webhookSignatureModule(doc: Json, deref: (node: Json) => Json, q: (s: s
   if (format.algorithm !== 'HMAC-SHA256' || format.signedPayload !== '{t}.{body}') throw new Error(`the client verifies HMAC-SHA256 over {t}.{body}, not ${format.algorithm} over ${format.signedPayload}`);
   if (!['seconds', 'milliseconds'].includes(format.timestampUnit) || !['hex', 'base64'].includes(format.signatureEncoding)) throw new Error('x-signature-format: unknown timestampUnit or signatureEncoding');
   if (!/^[^{}]*\{t\}[^{}]*\{signature\}[^{}]*$/.test(format.value)) throw new Error(`x-signature-format value ${format.value} does not carry {t} then {signature}`);
+  const { types, shapes } = webhookEvents(doc, deref);
   return `/**
  * The webhook signature header of the document's webhooks (\`x-signature-format\`): its name, the
  * template of its value, the unit of \`t\` and the encoding of the signature, an HMAC-SHA256 over
@@ -254,7 +349,35 @@ export const WEBHOOK_SIGNATURE = {
   signatureEncoding: ${q(format.signatureEncoding)},
 } as const;
 
+/**
+ * The event types the document describes, which \`constructWebhookEvent\` accepts: the \`type\` values
+ * its event schemas allow, or, where a schema leaves \`type\` open, those of the webhook's examples.
+ */
+export const WEBHOOK_EVENT_TYPES = [${types.map(q).join(', ')}] as const;
+
+/** The shapes of a delivery's body (its schema's branches), which \`constructWebhookEvent\` checks. */
+export const WEBHOOK_EVENT_SHAPES: readonly Shape[] = ${JSON.stringify(shapes)};
+
 /** The envelope of every webhook delivery (the document's \`WebhookEvent\`). */
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 `;
+}
+
+/**
+ * The event types of the document's webhooks and the shapes of their bodies. A schema whose \`type\`
+ * member has constant values names its types; one that leaves it a plain string describes its kinds
+ * only in its examples (section 6 item 5 shows none), so those are read instead.
+ */
+function webhookEvents(doc: Json, deref: (node: Json) => Json): { types: string[]; shapes: Shape[] } {
+  const bodies = Object.values<Json>(doc.webhooks ?? {})
+    .flatMap((item) => METHODS.map((m) => deref(item)[m]).filter(Boolean))
+    .map((op: Json) => deref(op.requestBody ?? {}).content?.['application/json'])
+    .filter(Boolean);
+  const shapes = bodies.flatMap((body: Json) => bodyShapes(body.schema, deref));
+  const named = shapes.map((shape) => shape.required?.type?.values);
+  const examples = bodies.flatMap((body: Json) => Object.values<Json>(body.examples ?? {}).map((e) => deref(e).value?.type));
+  const types = named.every((values) => values !== undefined) ? named.flat() : examples;
+  const distinct = [...new Set(types)];
+  if (distinct.length === 0 || distinct.some((t) => typeof t !== 'string')) throw new Error("the document's webhooks name no event type (a const or enum on type, or an example's type)");
+  return { types: distinct as string[], shapes };
 }

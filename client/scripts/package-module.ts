@@ -4,8 +4,8 @@
 export function renderPackageModule(manifest: { name: string; version: string }): string {
   if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(manifest.version)) throw new Error(`client/package.json: version ${manifest.version} is not semver`);
   return `/**
- * Generated from client/package.json by client/scripts/generate.ts (\`npm run generate\`). Do not edit
- * by hand: change the package's version and regenerate. \`npm run check:generated\` fails when it is stale.
+ * Generated from the package's package.json by the repository's \`npm run generate\`. Do not edit by
+ * hand: change the package's version and regenerate (\`npm run check:generated\` fails when it is stale).
  */
 
 /** The package's name and version, as published. */

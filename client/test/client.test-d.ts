@@ -1,15 +1,27 @@
 // Type-level tests of the client. Not run: `npm run typecheck` compiles them, so a call that should not
 // compile but does fails the build (tsc reports each unused `@ts-expect-error`).
 import {
+  constructWebhookEvent,
   createVaultClient,
   isVaultApiError,
+  isVaultError,
   readVaultSettings,
+  responseOf,
+  signWebhookPayload,
   OPERATIONS,
   VaultApiError,
   VaultError,
   VaultSettingsError,
   VaultTimeoutError,
+  VaultWriteOutcomeUnknownError,
+  WEBHOOK_EVENT_TYPES,
   type components,
+  type ServiceErrorCode,
+  type VaultClientError,
+  type VaultErrorCode,
+  type VaultResponse,
+  type VaultWebhookEvent,
+  type WebhookEventType,
   type ErrorCode,
   type ErrorStatus,
   type OperationInput,
@@ -97,7 +109,9 @@ export const notFiling: ErrorCode<'fileSignupRequest'> = 'daily_limit';
 export const catalogLimit: ErrorCode<'getTokenCatalog'> = 'rate_limited';
 // @ts-expect-error getTokenCatalog never answers too_many_pending
 export const notCatalog: ErrorCode<'getTokenCatalog'> = 'too_many_pending';
-assertType<Equal<VaultApiError<'getSignupRequest'>['code'], ErrorCode<'getSignupRequest'> | null>>();
+// Any status of the operation: its codes, the reference server's own not yet listed per operation, or null.
+assertType<Equal<VaultApiError<'getSignupRequest'>['code'], ErrorCode<'getSignupRequest'> | ServiceErrorCode | null>>();
+assertType<Equal<ServiceErrorCode, 'storage_full' | 'idempotency_key_in_use' | 'idempotency_key_reused'>>();
 
 export function branch(error: unknown): string {
   if (isVaultApiError(error, 'fileSignupRequest')) {
@@ -110,18 +124,20 @@ export function branch(error: unknown): string {
   return 'other';
 }
 
-// Without an operation, `code` is every code the document gives any operation, or null: the common
-// patterns compile, and a misspelt code does not.
-assertType<Equal<VaultApiError['code'], ErrorCode | null>>();
+// Without an operation, `code` is every code the document gives any operation, or a service code, or
+// null: the common patterns compile, and a misspelt code does not.
+assertType<Equal<VaultApiError['code'], ErrorCode | ServiceErrorCode | null>>();
 assertType<Equal<ErrorCode, Schemas['ApiErrorCode']>>();
 assertType<Equal<VaultApiError['status'], number>>();
 export function afterInstanceof(error: unknown): string {
   if (!(error instanceof VaultApiError)) return 'not an answer';
-  assertType<Equal<typeof error.code, ErrorCode | null>>();
+  assertType<Equal<typeof error.code, ErrorCode | ServiceErrorCode | null>>();
   assertType<Equal<typeof error.operationId, CalledOperationId>>();
   switch (error.code) {
     case 'too_many_pending':
       return 'wait for the account holder';
+    case 'storage_full':
+      return `the service's storage is full; retry in ${error.retryAfter ?? '?'} s`;
     case 'rate_limited':
       return `retry in ${error.retryAfter ?? '?'} s`;
     case null:
@@ -208,6 +224,75 @@ export const settingsProblem: VaultError = new VaultSettingsError('VAULT_API_URL
 assertType<Equal<VaultSettingsError['code'], null>>();
 assertType<Equal<VaultTimeoutError['code'], 'request_timeout'>>();
 assertType<Equal<VaultError['requestId'], string | undefined>>();
+assertType<Equal<VaultError['code'], VaultErrorCode | null>>();
+assertType<Equal<VaultWriteOutcomeUnknownError['idempotencyKey'], string | undefined>>();
+// @ts-expect-error a code is one of the API's, the service's or section 7.2's
+export const notACode: VaultErrorCode = 'storage_ful';
+
+// The union of every error class, by name: a switch over it that misses one does not reach `never`.
+export function everyError(error: unknown): string {
+  if (!isVaultError(error)) throw error;
+  switch (error.name) {
+    case 'VaultApiError':
+      return `${error.status} ${error.code ?? 'undocumented'}`;
+    case 'VaultConnectionError':
+      return error.sent ? 'no answer' : 'nothing was sent';
+    case 'VaultTimeoutError':
+      return `${error.attempts} attempts`;
+    case 'VaultWriteOutcomeUnknownError':
+      return `send it again with ${error.idempotencyKey ?? 'its key'}`;
+    case 'VaultSettingsError':
+      return error.variable;
+    case 'VaultWebhookError':
+      return error.reason;
+    default:
+      return error satisfies never;
+  }
+}
+export function missedError(error: VaultClientError): string {
+  switch (error.name) {
+    case 'VaultApiError':
+    case 'VaultConnectionError':
+    case 'VaultTimeoutError':
+    case 'VaultSettingsError':
+    case 'VaultWebhookError':
+      return 'handled';
+    default:
+      // @ts-expect-error VaultWriteOutcomeUnknownError is not handled above
+      return error satisfies never;
+  }
+}
+
+// A webhook event is a union over the document's event types: a switch over them is exhaustive
+// (`event.type satisfies never`, which also holds while the document describes one type).
+export async function received(headers: Headers, rawBody: string, secret: string): Promise<string> {
+  const event = await constructWebhookEvent({ headers, rawBody, secret });
+  assertType<Equal<WebhookEventType, (typeof WEBHOOK_EVENT_TYPES)[number]>>();
+  switch (event.type) {
+    case 'test':
+      return `a test delivery for ${event.agent_card_id} at ${event.created_at}`;
+    default:
+      return event.type satisfies never;
+  }
+}
+export function unhandledEvent(event: VaultWebhookEvent): string {
+  switch (event.type) {
+    default:
+      // @ts-expect-error the test event is not handled above
+      return event.type satisfies never;
+  }
+}
+export async function signed(rawBody: string): Promise<Record<string, string>> {
+  return signWebhookPayload({ rawBody, secret: ['whsec_old', 'whsec_new'], now: undefined, header: undefined, timestampUnit: undefined, signatureEncoding: undefined });
+}
+
+// The answer of a success, without a middleware.
+export async function successId(vault: VaultClient): Promise<string | undefined> {
+  const catalog = await vault.getTokenCatalog();
+  const answer = responseOf(catalog);
+  assertType<Equal<typeof answer, VaultResponse | undefined>>();
+  return answer?.requestId;
+}
 
 // The poller's outcome is a union on status; passwordOwnerManaged is always a boolean there.
 export function outcome(result: SignupOutcome): string {
@@ -251,9 +336,11 @@ export async function explicitUndefined(): Promise<void> {
     fetch: undefined,
     onWarning: undefined,
     middleware: [{ onRequest: undefined, onResponse: ({ response }) => console.log(response.status), onError: undefined }],
+    idempotentWrites: maybeBoolean,
+    maxResponseBytes: maybeNumber,
   });
   createVaultClient({ retry: undefined, middleware: undefined });
-  const call = { signal: maybeSignal, apiKey: maybeText, timeoutMs: maybeNumber, headers: undefined };
+  const call = { signal: maybeSignal, apiKey: maybeText, timeoutMs: maybeNumber, headers: undefined, idempotencyKey: maybeText };
   await vault.getTokenCatalog({ url: maybeText, host: maybeText }, call);
   await vault.getRecipes({ url: maybeText, full: undefined }, call);
   await vault.fileSignupRequest(

@@ -52,4 +52,28 @@ describe('renderDocumentModule', () => {
     // An optional member also takes an explicit undefined (exactOptionalPropertyTypes).
     expect(text).toMatch(/fileSignupRequest: \{[\s\S]*?minLength\?: number \| undefined;[\s\S]*?noSymbols\?: boolean \| undefined;[\s\S]*?symbols\?: string \| undefined;/);
   });
+
+  it('when the event schema leaves type open, then the event types are those of the webhook examples; when it gives them, those', () => {
+    expect(renderDocumentModule(bundle()).text).toContain('export const WEBHOOK_EVENT_TYPES = ["test"] as const;');
+    const examples = bundle();
+    examples.webhooks.agentCardEvent.post.requestBody.content['application/json'].examples.limit = {
+      value: { id: 'evt_2', type: 'card.limit_reached', created_at: '2026-01-01T00:00:00Z', agent_card_id: 'card_1' },
+    };
+    expect(renderDocumentModule(examples).text).toContain('export const WEBHOOK_EVENT_TYPES = ["test", "card.limit_reached"] as const;');
+    const named = bundle();
+    named.components.schemas.WebhookEvent.properties.type = { type: 'string', enum: ['test', 'card.paused'] };
+    const text = renderDocumentModule(named).text;
+    expect(text).toContain('export const WEBHOOK_EVENT_TYPES = ["test", "card.paused"] as const;');
+    expect(text).toContain('"type":{"values":["test","card.paused"]}');
+    const none = bundle();
+    delete none.webhooks.agentCardEvent.post.requestBody.content['application/json'].examples;
+    expect(() => renderDocumentModule(none)).toThrow(/name no event type/);
+  });
+
+  it("when an operation's answer is a union, then each branch is a shape, with its required members' types and constants", () => {
+    const text = renderDocumentModule(bundle()).text;
+    expect(text).toMatch(/getRecipes: \[\{"name":"RecipeIndex","types":\["object"\],"required":\{"recipes":\{"types":\["array"\]\}\}\},\{"name":"RecipeLookup"/);
+    expect(text).toContain('{"name":"SignupRequestPending","types":["object"],"required":{"status":{"values":["pending"]},"expiresAt":{"types":["integer"]}}}');
+    expect(text).toContain('"merchant":{"types":["object","null"]}');
+  });
 });

@@ -9,10 +9,15 @@ import {
   CLIENT_ERROR_MEANINGS,
   isClientErrorCode,
   isVaultApiError,
+  isVaultError,
+  SERVICE_ANSWERS,
   VaultApiError,
   VaultConnectionError,
   VaultError,
   VaultSettingsError,
+  VaultTimeoutError,
+  VaultWebhookError,
+  VaultWriteOutcomeUnknownError,
 } from '../index.js';
 import { apiError, clientFor } from './support/clients.js';
 import { startTinyServer, type TinyServer, json, EMPTY_CATALOG } from './support/tiny-server.js';
@@ -143,6 +148,48 @@ describe('isVaultApiError', () => {
     const error = await apiError(clientFor(server, 'vk_test').fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }));
     expect(isVaultApiError(error, 'fileSignupRequest') && error.status === 429 && error.code === null).toBe(true);
     expect(isVaultApiError(error, 'fileSignupRequest', 429)).toBe(true);
+  });
+});
+
+describe('the union of the errors the client throws', () => {
+  it('when each class is made, then isVaultError matches it, its name is its own, and nothing else matches', () => {
+    const cause = new Error('x');
+    const api = new VaultApiError({ operationId: 'getRecipes', status: 502, code: null, error: 'a proxy page' });
+    const connection = new VaultConnectionError('getRecipes', undefined, cause);
+    const errors = [
+      api,
+      connection,
+      new VaultTimeoutError('getRecipes', 1_000, 1),
+      new VaultWriteOutcomeUnknownError('submitRecipe', connection, undefined, { idempotencyKey: 'k' }),
+      new VaultSettingsError('VAULT_API_URL', 'not a URL'),
+      new VaultWebhookError('mismatch', 'no signature matches'),
+    ];
+    expect(errors.map((e) => (isVaultError(e) ? e.name : 'not'))).toEqual([
+      'VaultApiError',
+      'VaultConnectionError',
+      'VaultTimeoutError',
+      'VaultWriteOutcomeUnknownError',
+      'VaultSettingsError',
+      'VaultWebhookError',
+    ]);
+    for (const e of errors) expect(e).toBeInstanceOf(VaultError);
+    expect(isVaultError(cause)).toBe(false);
+    expect(isVaultError({ name: 'VaultApiError' })).toBe(false);
+  });
+
+  it('when an answer carries a code of the reference server that no operation lists, then code is that code and isVaultApiError for the operation does not match it', async () => {
+    const server = await tiny((_req, res) => json(res, 409, { code: 'idempotency_key_in_use', error: 'In progress.' }, { 'retry-after': '1' }));
+    const error = await apiError(clientFor(server, 'vk_test', { retry: false }).setLoginUsername({ label: 'acme', username: 'shopper.jane' }));
+    expect(error).toMatchObject({ status: 409, code: 'idempotency_key_in_use' });
+    expect(isVaultApiError(error)).toBe(true);
+    expect(isVaultApiError(error, 'setLoginUsername')).toBe(false);
+    expect(isVaultApiError(error, 'setLoginUsername', 409)).toBe(false);
+    expect(SERVICE_ANSWERS).toEqual({ storage_full: 503, idempotency_key_in_use: 409, idempotency_key_reused: 422 });
+  });
+
+  it('when a service code comes with another status than its own, then it is an undescribed answer, code null', async () => {
+    const server = await tiny((_req, res) => json(res, 500, { code: 'storage_full', error: 'Full.' }));
+    expect(await apiError(clientFor(server, 'vk_test', { retry: false }).getTokenCatalog())).toMatchObject({ status: 500, code: null });
   });
 });
 

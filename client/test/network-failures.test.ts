@@ -1,7 +1,9 @@
 // What the client does when the network, not the service, fails: a real server on 127.0.0.1 that
 // resets, closes, cuts and stalls connections, or refuses them for a while, on cue. A read is sent
-// again after a jittered backoff (GET changes nothing); a write that was sent is never sent again,
-// and throws write_outcome_unknown (section 7.2); one whose connection was refused reached nothing.
+// again after a jittered backoff (GET changes nothing); a write that was sent is never sent again to
+// a deployment not known to honour Idempotency-Key (this server echoes none), and throws
+// write_outcome_unknown (section 7.2) with its key; one whose connection was refused reached nothing,
+// and is sent again as a read is.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, VaultConnectionError, VaultTimeoutError, VaultWriteOutcomeUnknownError, type RetryEvent } from '../index.js';
 import { clientFor } from './support/clients.js';
@@ -85,7 +87,7 @@ describe('a write that gets no answer', () => {
     ['the connection is reset after the request arrived', reset, undefined],
     ['the connection is closed before the answer', drop, undefined],
     ['the 202 answer is cut mid-body', (res: Parameters<typeof reset>[0]) => cut(res, 202, FILED), 202],
-  ])('when %s, then it is write_outcome_unknown with the request id sent, and it is not sent again', async (_name, fail, status) => {
+  ])('when %s, then it is write_outcome_unknown with the request id and the key sent, and it is not sent again', async (_name, fail, status) => {
     const server = await tiny((_req, res) => fail(res));
     const retries: RetryEvent[] = [];
     const error = await clientFor(server, 'vk_test', { retry: quick, onRetry: (e) => retries.push(e) })
@@ -94,8 +96,14 @@ describe('a write that gets no answer', () => {
     expect(error).toBeInstanceOf(VaultWriteOutcomeUnknownError);
     const sent = server.seen[0]!.headers['x-request-id'];
     expect(error).toMatchObject({ code: 'write_outcome_unknown', operationId: 'fileSignupRequest', requestId: sent });
-    expect((error as Error).message).toMatch(/^fileSignupRequest: write_outcome_unknown: .*; the write may or may not have happened, so it was not sent again \(request id [0-9a-f-]{36}\)$/);
+    const key = server.seen[0]!.headers['idempotency-key'];
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error).toMatchObject({ idempotencyKey: key, attempts: 1 });
+    expect((error as Error).message).toMatch(
+      /^fileSignupRequest: write_outcome_unknown: .*; the write may or may not have happened, so it was not sent again \(its Idempotency-Key: [0-9a-f-]{36}\) \(request id [0-9a-f-]{36}\)$/,
+    );
     expect((error as Error).message).toContain(`(request id ${sent})`);
+    expect((error as Error).message).toContain(`(its Idempotency-Key: ${key})`);
     expect((error as VaultWriteOutcomeUnknownError).cause).toBeInstanceOf(VaultConnectionError);
     expect((error as VaultWriteOutcomeUnknownError).cause).toMatchObject({ status });
     expect(retries).toEqual([]);
@@ -127,7 +135,7 @@ describe('a write that gets no answer', () => {
     expect(server.seen).toHaveLength(2);
   });
 
-  it('when the connection is refused, then nothing was sent: a VaultConnectionError that says so, not sent again', async () => {
+  it('when the connection is refused, then nothing was sent: it is tried again as a read is, and ends as a VaultConnectionError that says so', async () => {
     const server = await tiny((_req, res) => json(res, 202, FILED));
     await server.refuse();
     const retries: RetryEvent[] = [];
@@ -138,7 +146,61 @@ describe('a write that gets no answer', () => {
     expect(error).toBeInstanceOf(VaultConnectionError);
     expect(error).toMatchObject({ sent: false, status: undefined, code: null, operationId: 'fileSignupRequest' });
     expect((error as Error).message).toMatch(/^fileSignupRequest: no answer: fetch failed \(ECONNREFUSED\): nothing was sent \(request id [0-9a-f-]{36}\)$/);
-    expect(retries).toEqual([]);
+    expect(retries.map((r) => [r.attempt, r.reason.constructor])).toEqual([
+      [1, VaultConnectionError],
+      [2, VaultConnectionError],
+    ]);
+    expect(server.seen).toHaveLength(0);
+  });
+
+  it('when the connection of a write is refused for a while, then it is sent again once the port listens, and written once', async () => {
+    const server = await tiny((_req, res) => json(res, 202, FILED));
+    await server.refuse();
+    const vault = clientFor(server, 'vk_test', {
+      retry: quick,
+      onRetry: (event) => {
+        if (event.attempt === 1) void server.accept();
+      },
+    });
+    expect(await vault.fileSignupRequest(filing)).toEqual(FILED);
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('a request that never left this process', () => {
+  it('when the port is one fetch itself blocks, then nothing was sent: a write is a VaultConnectionError with sent false, not write_outcome_unknown', async () => {
+    // 6000 (X11) is on the Fetch standard's list of bad ports: the runtime refuses it without connecting.
+    const error = await clientFor({ base: 'http://127.0.0.1:6000' }, 'vk_test', { retry: false })
+      .fileSignupRequest(filing)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VaultConnectionError);
+    expect(error).toMatchObject({ sent: false, status: undefined });
+    expect((error as Error).message).toMatch(/^fileSignupRequest: no answer: fetch failed \(bad port\): nothing was sent/);
+  });
+
+  it('when TLS fails before the request (https to a plain HTTP port), then nothing was sent and the server saw no request', async () => {
+    const server = await tiny((_req, res) => json(res, 202, FILED));
+    const error = await clientFor({ base: server.base.replace('http:', 'https:') }, 'vk_test', { retry: false })
+      .fileSignupRequest(filing)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VaultConnectionError);
+    expect(error).toMatchObject({ sent: false });
+    expect(server.seen).toHaveLength(0);
+  });
+
+  it('when a middleware throws before the request is handed to fetch, then nothing was sent', async () => {
+    const server = await tiny((_req, res) => json(res, 202, FILED));
+    const broken = {
+      onRequest: () => {
+        throw new Error('the tracing middleware failed');
+      },
+    };
+    const error = await clientFor(server, 'vk_test', { retry: false, middleware: [broken] })
+      .fileSignupRequest(filing)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VaultConnectionError);
+    expect(error).toMatchObject({ sent: false });
+    expect((error as Error).message).toContain('the tracing middleware failed: nothing was sent');
     expect(server.seen).toHaveLength(0);
   });
 });

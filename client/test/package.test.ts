@@ -2,15 +2,16 @@
 // outside the repository (so nothing resolves from its node_modules), programs type-checked there and
 // run with node against the reference server, started as `npm start` starts it: an ES module project
 // with its own TypeScript 5 and 7, under the strictest settings, and a CommonJS one (`module: node16`)
-// compiled with the repository's tsc. The README's integrator example is one of those programs, taken
-// from README.md as written; the client's type tests are others, importing the installed package.
+// compiled with the repository's tsc. Every ```ts block of the README's "Integrators" section and of
+// the package's own README is compiled there as written, and the integrator example is run; the
+// client's type tests are compiled too, importing the installed package.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../../server/test/process.js';
-import { createVaultClient } from '../index.js';
+import { createVaultClient, VaultApiError } from '../index.js';
 import { freePort } from '../../scripts/free-port.js';
 import { Holder, until } from './support/sandbox.js';
 import { forward, startTinyServer, type TinyServer } from './support/tiny-server.js';
@@ -51,16 +52,6 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
-/** The `n`th ```ts block of README.md's "Integrators" section (0 for the first), exactly as written. */
-function readmeExample(n = 0): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Integrators\n');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][n];
-  if (start < 0 || !block) throw new Error(`README.md has no ${n + 1} \`\`\`ts blocks under "## Integrators"`);
-  return block[1]!;
-}
-
 /** The client's type-level tests, compiled in the clean folder against the installed package. */
 const TYPE_TESTS = ['client.test-d.ts', 'types.test-d.ts'];
 
@@ -71,11 +62,19 @@ function asInstalled(source: string): string {
   return rewritten;
 }
 
-/** The ```ts block of the package's own README (client/README.md), compiled but not run. */
-function packageReadmeExample(): string {
-  const block = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(CLIENT, 'README.md'), 'utf8'));
-  if (!block) throw new Error('client/README.md has no ```ts block');
-  return block[1]!;
+/**
+ * Every documented snippet, by the file it is compiled as: the ```ts blocks of README.md's
+ * "Integrators" section (the first two are also run: the example and the mock's) and of the package's
+ * own README (client/README.md), as written.
+ */
+function documentedSnippets(): Record<string, string> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## Integrators\n');
+  const integrators = [...readme.slice(start, readme.indexOf('\n## ', start + 1)).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const own = [...readFileSync(join(CLIENT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  if (integrators.length < 2 || own.length < 1) throw new Error('README.md or client/README.md lost its ```ts blocks');
+  const names = ['example', 'mock', ...integrators.slice(2).map((_, i) => `readme-${i + 2}`)];
+  return Object.fromEntries([...integrators.map((text, i) => [`${names[i]}.mts`, text]), ...own.map((text, i) => [`package-readme-${i}.mts`, text])]);
 }
 
 const SMOKE = `import {
@@ -211,8 +210,16 @@ const TSCONFIG = {
     noUncheckedIndexedAccess: true,
     verbatimModuleSyntax: true,
   },
-  files: ['example.mts', 'mock.mts', 'smoke.mts', 'wrong.mts', 'package-readme.mts', ...TYPE_TESTS.map((t) => t.replace(/\.ts$/, '.mts'))],
+  files: ['smoke.mts', 'wrong.mts', ...TYPE_TESTS.map((t) => t.replace(/\.ts$/, '.mts'))],
 };
+
+// The documented snippets are programs for Node: the same strictest settings, with Node's types
+// (installed in the clean folder too), since a receiver uses node:http and a program process.env.
+const SNIPPETS_TSCONFIG = (files: string[]) => ({
+  extends: './tsconfig.json',
+  compilerOptions: { types: ['node'] },
+  files,
+});
 
 // The Prism mock of `npm run mock`, for the README example that sends it `Prefer`; started with the
 // rest of the set-up and awaited by that test alone. Its own process group, stopped in one signal.
@@ -258,6 +265,8 @@ describe('the packed client package', () => {
   let installMs: number;
   let compiled: Run;
   let compiled7: Run;
+  let snippets: Run;
+  let snippets7: Run;
   let server: ServerProcess;
   let local: { baseUrl: string; accountId: string; adminToken: string; keys: { agent: string; signup: string } };
 
@@ -275,8 +284,14 @@ describe('the packed client package', () => {
     writeFileSync(join(cjsFolder, 'package.json'), JSON.stringify({ name: 'integrator-cjs', private: true }));
     const started = Date.now();
     const tarball = join(folder, packed.filename);
+    // Node's types at the version the repository uses, for the documented snippets alone.
+    const { version: nodeTypes } = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@types', 'node', 'package.json'), 'utf8')) as { version: string };
     const [install, cjsInstall] = await Promise.all([
-      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`, `typescript7@npm:typescript@${TYPESCRIPT_7}`], folder),
+      run(
+        'npm',
+        ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`, `typescript7@npm:typescript@${TYPESCRIPT_7}`, `@types/node@${nodeTypes}`],
+        folder,
+      ),
       run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], cjsFolder),
     ]);
     installMs = Date.now() - started;
@@ -292,18 +307,23 @@ describe('the packed client package', () => {
 
     // The programs are compiled once, here, and run by the tests below; the example types the demo
     // server's data/local.json, so it is compiled after the server wrote it.
-    writeFileSync(join(folder, 'example.mts'), readmeExample());
-    writeFileSync(join(folder, 'mock.mts'), readmeExample(1));
+    const documented = documentedSnippets();
+    for (const [name, text] of Object.entries(documented)) writeFileSync(join(folder, name), text);
     writeFileSync(join(folder, 'smoke.mts'), SMOKE);
     writeFileSync(join(folder, 'wrong.mts'), WRONG);
-    writeFileSync(join(folder, 'package-readme.mts'), packageReadmeExample());
     for (const name of TYPE_TESTS) writeFileSync(join(folder, name.replace(/\.ts$/, '.mts')), asInstalled(readFileSync(join(CLIENT, 'test', name), 'utf8')));
     writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+    writeFileSync(join(folder, 'tsconfig.snippets.json'), JSON.stringify(SNIPPETS_TSCONFIG(Object.keys(documented)), null, 2));
     writeFileSync(join(cjsFolder, 'main.ts'), COMMONJS);
     writeFileSync(join(cjsFolder, 'tsconfig.json'), JSON.stringify(COMMONJS_TSCONFIG, null, 2));
-    [compiled, compiled7, cjsCompiled] = await Promise.all([
-      run(process.execPath, [join(folder, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], folder),
-      run(process.execPath, [join(folder, 'node_modules', 'typescript7', 'bin', 'tsc'), '-p', folder], folder),
+    const tsc5 = join(folder, 'node_modules', 'typescript', 'bin', 'tsc');
+    const tsc7 = join(folder, 'node_modules', 'typescript7', 'bin', 'tsc');
+    [compiled, compiled7, snippets, snippets7, cjsCompiled] = await Promise.all([
+      run(process.execPath, [tsc5, '-p', folder], folder),
+      run(process.execPath, [tsc7, '-p', folder], folder),
+      run(process.execPath, [tsc5, '-p', join(folder, 'tsconfig.snippets.json')], folder),
+      // TypeScript 7 without emitting: the programs it would write are the ones TypeScript 5 wrote.
+      run(process.execPath, [tsc7, '--noEmit', '-p', join(folder, 'tsconfig.snippets.json')], folder),
       // The repository's own tsc: the CommonJS project has no compiler of its own.
       run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', cjsFolder], cjsFolder),
     ]);
@@ -345,6 +365,25 @@ describe('the packed client package', () => {
     expect(version.stdout.trim()).toBe(`Version ${TYPESCRIPT_7}`);
     expect(compiled7.stdout + compiled7.stderr).toBe('');
     expect(compiled7.code).toBe(0);
+  });
+
+  it('when every documented snippet is type-checked as written, under the strictest settings, then each compiles with TypeScript 5 and 7', () => {
+    const names = Object.keys(documentedSnippets());
+    // The integrator example, the mock's, the idempotent-writes recovery, the receiver and the signing program; the package README's.
+    expect(names).toEqual(['example.mts', 'mock.mts', 'readme-2.mts', 'readme-3.mts', 'readme-4.mts', 'package-readme-0.mts']);
+    expect(snippets.stdout + snippets.stderr).toBe('');
+    expect(snippets.code).toBe(0);
+    expect(snippets7.stdout + snippets7.stderr).toBe('');
+    expect(snippets7.code).toBe(0);
+  });
+
+  it("when the shipped declarations are read, then their comments name no source file the package does not ship", () => {
+    const shipped = new Set(packed.files.map((f) => f.path));
+    const named = packed.files
+      .filter((f) => f.path.endsWith('.d.ts'))
+      .flatMap((f) => [...readFileSync(join(folder, 'node_modules', '@credential-vault', 'client', f.path), 'utf8').matchAll(/[\w./-]+\.(?:ts|mts|cts)\b/g)].map((m) => ({ file: f.path, name: m[0] })))
+      .filter(({ name }) => !name.endsWith('.d.ts') && ![...shipped].some((path) => path.endsWith(name.replace(/^\.?\//, ''))));
+    expect(named).toEqual([]);
   });
 
   it('when a program runs from the installed package with only environment settings, then it reaches every part of the API it calls', async () => {
@@ -415,6 +454,16 @@ describe('the packed client package', () => {
     } finally {
       await relay.close();
     }
+  }, 90_000);
+
+  it('when lookupRecipes asks Prism without Prefer, then the index it answers is refused as not the lookup; with Prefer, the lookup is returned', async () => {
+    await prismStarted;
+    const vault = createVaultClient({ env: {}, apiUrl: prismBase, onWarning: () => undefined });
+    const refused = await vault.lookupRecipes('https://www.acme.com/checkout').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(VaultApiError);
+    expect((refused as VaultApiError).error).toContain('not a RecipeLookup: it lacks merchant, platform, signup, signupPlatform');
+    const lookup = await vault.lookupRecipes('https://www.acme.com/checkout', { headers: { Prefer: 'example=lookup' } });
+    expect(Object.keys(lookup).sort()).toEqual(['merchant', 'platform', 'signup', 'signupPlatform']);
   }, 90_000);
 
   it('when five requests already await the account holder, then the README example takes its too_many_pending branch', async () => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { USER_AGENT, VaultConnectionError, VaultTimeoutError } from '../index.js';
+import { responseOf, USER_AGENT, VaultConnectionError, VaultTimeoutError } from '../index.js';
 import { apiError, clientFor } from './support/clients.js';
 import { startSandbox, type Sandbox } from './support/sandbox.js';
 import { closedAfterEachTest, EMPTY_CATALOG, json } from './support/tiny-server.js';
@@ -70,5 +70,22 @@ describe('the request id of an error', () => {
     const timeout = await clientFor(hanging, 'vk_test', { requestTimeoutMs: 200 }).getTokenCatalog().catch((e: unknown) => e);
     expect(timeout).toBeInstanceOf(VaultTimeoutError);
     expect(timeout).toMatchObject({ requestId: hanging.seen[0]!.headers['x-request-id'] });
+  });
+});
+
+describe('the request id of a success', () => {
+  it('when the reference server answers a call, then responseOf(result) gives the id it answered and logged, without a middleware', async () => {
+    const s = await sandbox();
+    const { key } = await s.holder.account({ signup: true });
+    const vault = clientFor(s, key);
+    const catalog = await vault.getTokenCatalog();
+    const read = responseOf(catalog)!;
+    expect(read).toEqual({ operationId: 'getTokenCatalog', status: 200, requestId: expect.stringMatching(UUID), attempts: 1, idempotencyKey: undefined, replayed: false });
+    expect(s.server.logs.filter((l) => l.requestId === read.requestId)).toEqual([expect.objectContaining({ status: 200, operation: 'getTokenCatalog' })]);
+    const filed = await vault.fileSignupRequest({ website: 'example.com', email: 'jane@example.com' });
+    expect(responseOf(filed)).toMatchObject({ operationId: 'fileSignupRequest', status: 202, attempts: 1, idempotencyKey: expect.stringMatching(UUID), replayed: false });
+    // The body itself is the document's, untouched.
+    expect(Object.keys(filed).sort()).toEqual(['expiresAt', 'requestId', 'status']);
+    expect(responseOf({ ...catalog })).toBeUndefined();
   });
 });

@@ -1,12 +1,13 @@
-// Retries and deadlines: a request refused with rate_limited (which records nothing) is tried again
-// after Retry-After, a read also after a jittered backoff when the header was stripped, within bounded
-// attempts and one deadline for the whole call; every other refusal is final; an AbortSignal cancels
-// everything. What the network does (no answer) is in network-failures.test.ts.
+// Retries and deadlines: a request refused with rate_limited (which records nothing) or storage_full
+// (which keeps nothing) is tried again after Retry-After, a read also after a jittered backoff when
+// the header was stripped, within bounded attempts and one deadline for the whole call; every other
+// refusal is final; an AbortSignal cancels everything. What the network does (no answer) is in
+// network-failures.test.ts, and the keys of writes in idempotency.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/domain/clock.js';
-import { DEFAULT_RETRY, SETTING_RULES, VaultApiError, VaultTimeoutError, type RetryEvent } from '../index.js';
+import { DEFAULT_RETRY, isVaultApiError, SETTING_RULES, VaultApiError, VaultTimeoutError, type RetryEvent } from '../index.js';
 import { retryDelay, parseRetryAfter } from '../retry.js';
 import { apiError, approvedLogin, clientFor } from './support/clients.js';
 import { startSandbox, type Sandbox } from './support/sandbox.js';
@@ -199,13 +200,14 @@ describe('writes refused with rate_limited, and answers never retried', () => {
     expect(count(sandbox.server, 'getRecipeSubmission')).toBe(1);
   });
 
-  it('when a write is refused with rate_limited and Retry-After, then it is sent again, the same body with a new request id', async () => {
-    const server = await tiny((_req, res, i) => (i === 0 ? json(res, 429, rateLimited, { 'retry-after': '1' }) : json(res, 202, { submissionId: 'sub_1', status: 'pending' })));
+  it('when a write is refused with rate_limited and Retry-After, then it is sent again, the same body and key with a new request id', async () => {
+    const server = await tiny((_req, res, i) => (i === 0 ? json(res, 429, rateLimited, { 'retry-after': '1' }) : json(res, 202, { id: 'sub_1', status: 'pending' })));
     const recipe = { key: 'example.com', kind: 'platform', status: 'partial' } as const;
-    expect(await clientFor(server, 'vk_test').submitRecipe(recipe)).toEqual({ submissionId: 'sub_1', status: 'pending' });
+    expect(await clientFor(server, 'vk_test').submitRecipe(recipe)).toEqual({ id: 'sub_1', status: 'pending' });
     expect(server.seen).toHaveLength(2);
     expect(server.seen.map((s) => JSON.parse(s.body))).toEqual([recipe, recipe]);
     expect(server.seen[1]!.headers['x-request-id']).not.toBe(server.seen[0]!.headers['x-request-id']);
+    expect(server.seen[1]!.headers['idempotency-key']).toBe(server.seen[0]!.headers['idempotency-key']);
   });
 
   it('when a write is refused with rate_limited and no Retry-After (the recipe budget, or a stripped header), then it is final', async () => {
@@ -213,6 +215,49 @@ describe('writes refused with rate_limited, and answers never retried', () => {
     const error = await apiError(clientFor(server, 'vk_test').submitRecipe({ key: 'example.com', kind: 'platform', status: 'partial' }));
     expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: undefined });
     expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('a 503 storage_full', () => {
+  // The reference server's answer when its storage is full (the document's introduction, "When the
+  // service cannot store"): nothing of the request was kept, so it is sent again after Retry-After.
+  const storageFull = { code: 'storage_full', error: 'The service cannot store anything right now; try again later.' };
+
+  it('when a write is refused with storage_full and Retry-After, then it is sent again, and the retry is filed', async () => {
+    const server = await tiny((_req, res, i) => (i === 0 ? json(res, 503, storageFull, { 'retry-after': '1' }) : json(res, 202, { requestId: 'sreq_1', status: 'pending', expiresAt: 1 })));
+    const retries: RetryEvent[] = [];
+    const filed = await clientFor(server, 'vk_test', { retry: { retryAfterJitterMs: 0 }, onRetry: (e) => retries.push(e) }).fileSignupRequest({ website: 'example.com', email: 'jane@example.com' });
+    expect(filed).toMatchObject({ requestId: 'sreq_1' });
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ waitMs: 1_000, reason: { status: 503, code: 'storage_full', retryAfter: 1 } });
+  });
+
+  it('when every attempt is refused with storage_full, then the error carries its code, not null, and isVaultApiError for the operation does not match it', async () => {
+    const server = await tiny((_req, res) => json(res, 503, storageFull, { 'retry-after': '1' }));
+    const error = await apiError(clientFor(server, 'vk_test', { retry: { retryAfterJitterMs: 0, maxRetries: 1 } }).getTokenCatalog());
+    expect(error).toMatchObject({ status: 503, code: 'storage_full', retryAfter: 1, error: storageFull.error });
+    expect(isVaultApiError(error, 'getTokenCatalog')).toBe(false);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('when a write is refused with a 503 that is not storage_full, then it is not sent again: an intermediary may have passed it on', async () => {
+    const server = await tiny((_req, res) => {
+      res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/html' });
+      res.end('<html>Service Unavailable</html>');
+    });
+    const error = await apiError(clientFor(server, 'vk_test').fileSignupRequest({ website: 'example.com', email: 'jane@example.com' }));
+    expect(error).toMatchObject({ status: 503, code: null });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('when a read is refused with a 503 of an intermediary, then it is sent again after Retry-After', async () => {
+    const server = await tiny((_req, res, i) => {
+      if (i > 0) return json(res, 200, EMPTY_CATALOG);
+      res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/html' });
+      res.end('<html>Service Unavailable</html>');
+    });
+    expect(await clientFor(server, 'vk_test', { retry: { retryAfterJitterMs: 0 } }).getTokenCatalog()).toEqual(EMPTY_CATALOG);
+    expect(server.seen).toHaveLength(2);
   });
 });
 
@@ -298,20 +343,32 @@ describe('an AbortSignal', () => {
 
 describe('retryDelay and parseRetryAfter', () => {
   const policy = { ...DEFAULT_RETRY, maxRetries: 3, baseDelayMs: 1_000, maxDelayMs: 3_000 };
-  const refusal = { method: 'get', status: 429, code: 'rate_limited', retryAfter: undefined };
+  const refusal = { method: 'get', status: 429, code: 'rate_limited', retryAfter: undefined, resendable: true };
+  const write = { method: 'post', resendable: false };
 
   it.each([
     ['a read refused with Retry-After 7', { ...refusal, retryAfter: 7 }, 1, 7_500],
     ['a read refused with Retry-After 60, the longest waited out (a whole window)', { ...refusal, retryAfter: 60 }, 1, 60_500],
     ['a read refused with Retry-After 61, over the longest waited out', { ...refusal, retryAfter: 61 }, 1, undefined],
-    ['a write refused with Retry-After 7', { ...refusal, method: 'post', retryAfter: 7 }, 1, 7_500],
-    ['a write refused without Retry-After', { ...refusal, method: 'post' }, 1, undefined],
-    ['a read that got no answer', { method: 'get' }, 2, 1_500],
-    ['a write that got no answer', { method: 'post' }, 1, undefined],
-    ['a read that got no answer after the last retry', { method: 'get' }, 4, undefined],
+    ['a write refused with Retry-After 7', { ...refusal, ...write, retryAfter: 7 }, 1, 7_500],
+    ['a write refused without Retry-After', { ...refusal, ...write }, 1, undefined],
+    ['a write whose key is honoured, refused without Retry-After', { ...refusal, method: 'post' }, 1, undefined],
+    ['a read that got no answer', { method: 'get', resendable: true }, 2, 1_500],
+    ['a write that got no answer', write, 1, undefined],
+    ['a write that got no answer, whose key the deployment honours', { ...write, resendable: true }, 1, 750],
+    ['a read that got no answer after the last retry', { method: 'get', resendable: true }, 4, undefined],
     ['too_many_pending', { ...refusal, code: 'too_many_pending' }, 1, undefined],
     ['daily_limit', { ...refusal, code: 'daily_limit' }, 1, undefined],
-    ['a 503', { ...refusal, status: 503, code: null }, 1, undefined],
+    ['a 503 of a read without Retry-After', { ...refusal, status: 503, code: null }, 1, 750],
+    ['a 503 of a read with Retry-After 30', { ...refusal, status: 503, code: null, retryAfter: 30 }, 1, 30_500],
+    ['a 503 of a write with Retry-After 30', { ...refusal, ...write, status: 503, code: null, retryAfter: 30 }, 1, undefined],
+    ['a 503 of a write whose key is honoured, with Retry-After 30', { ...refusal, method: 'post', status: 503, code: null, retryAfter: 30 }, 1, 30_500],
+    ['a 503 storage_full of a write, with Retry-After 30', { ...refusal, ...write, status: 503, code: 'storage_full', retryAfter: 30 }, 1, 30_500],
+    ['a 503 storage_full of a write, without Retry-After', { ...refusal, ...write, status: 503, code: 'storage_full' }, 1, undefined],
+    ['a 409 idempotency_key_in_use with Retry-After 1', { ...refusal, ...write, status: 409, code: 'idempotency_key_in_use', retryAfter: 1 }, 1, 1_500],
+    ['a 409 idempotency_key_in_use without Retry-After', { ...refusal, ...write, status: 409, code: 'idempotency_key_in_use' }, 1, 750],
+    ['a 409 of another code', { ...refusal, ...write, status: 409, code: 'username_already_set', retryAfter: 1 }, 1, undefined],
+    ['a 422 idempotency_key_reused', { ...refusal, ...write, status: 422, code: 'idempotency_key_reused', retryAfter: 1 }, 1, undefined],
     ['the attempt after the last retry', refusal, 4, undefined],
   ])('when the refusal is %s, then the wait is the one its rule gives', (_name, given, attempt, expected) => {
     expect(retryDelay(given, attempt, policy, () => 0.5)).toBe(expected);

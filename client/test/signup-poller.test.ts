@@ -5,9 +5,10 @@ import { ManualClock } from '../../server/domain/clock.js';
 import { waitForSignupRequest } from '../signup.js';
 import { clientFor } from './support/clients.js';
 import { startSandbox, until, type Sandbox } from './support/sandbox.js';
-import { VaultConnectionError, type RetryEvent } from '../index.js';
+import { VaultApiError, VaultConnectionError, VaultSettingsError, type components, type RetryEvent } from '../index.js';
 import { forward, json, reset, startTinyServer, type TinyServer } from './support/tiny-server.js';
 
+type SignupRequestStatus = components['schemas']['SignupRequestStatus'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 const fast = { intervalMs: 40, maxIntervalMs: 200 };
 
@@ -233,5 +234,52 @@ describe('waitForSignupRequest and the wall clock', () => {
     expect(await waiting).toEqual({ status: 'pending', expiresAt });
     expect(polls.at(-1)!).toBeGreaterThanOrEqual(expiresAt);
     expect(polls.at(-1)!).toBeLessThan(expiresAt + 10);
+  });
+});
+
+describe('waitForSignupRequest always waits between polls', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it.each([
+    ['no expiresAt', {}],
+    ['an expiresAt that is a string', { expiresAt: 'soon' }],
+    ['an expiresAt that is null', { expiresAt: null }],
+    ['an expiresAt that is not a finite number', { expiresAt: Number.POSITIVE_INFINITY }],
+  ])('when a pending answer carries %s, then the polls still back off, growing from intervalMs', async (_name, extra) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const polls: number[] = [];
+    const poll = async () => {
+      polls.push(Date.now());
+      // A poller that does not wait comes straight back: stop it rather than let it spin.
+      if (polls.length >= 50) throw new Error('polled 50 times without waiting');
+      return { status: 'pending', ...extra } as unknown as SignupRequestStatus;
+    };
+    const controller = new AbortController();
+    const waiting = waitForSignupRequest(poll, 'sreq_1', { intervalMs: 1_000, maxIntervalMs: 30_000, signal: controller.signal }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10_000);
+    controller.abort();
+    expect(await waiting).toMatchObject({ name: 'AbortError' });
+    // Waits of at least half of 1 s growing by half per poll (500, 750, 1125, ...): at most 8 polls in 10 s.
+    expect(polls.length).toBeGreaterThanOrEqual(4);
+    expect(polls.length).toBeLessThanOrEqual(8);
+    polls.slice(1).forEach((at, i) => expect(at - polls[i]!).toBeGreaterThanOrEqual((1_000 * 1.5 ** i) / 2));
+  });
+
+  it('when the interval is zero, negative or not a number, then waitForSignupRequest refuses it before polling', async () => {
+    const poll = vi.fn(async () => ({ status: 'denied' }) as const);
+    for (const intervalMs of [0, -5, Number.NaN]) {
+      await expect(waitForSignupRequest(poll, 'sreq_1', { intervalMs })).rejects.toBeInstanceOf(VaultSettingsError);
+    }
+    await expect(waitForSignupRequest(poll, 'sreq_1', { maxIntervalMs: 0 })).rejects.toBeInstanceOf(VaultSettingsError);
+    expect(poll).not.toHaveBeenCalled();
+  });
+
+  it('when a deployment answers pending without expiresAt, then the poll is refused as not the operation\'s answer, at once', async () => {
+    const server: TinyServer = await startTinyServer((_req, res) => json(res, 200, { status: 'pending' }));
+    others.push(server);
+    const error = await clientFor(server, 'vk_test').waitForSignupRequest('sreq_1', fast).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VaultApiError);
+    expect((error as VaultApiError).error).toContain('not a SignupRequestPending: it lacks expiresAt');
+    expect(server.seen).toHaveLength(1);
   });
 });

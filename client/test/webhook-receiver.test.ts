@@ -1,7 +1,9 @@
 // The README's webhook receiver, run as written (its import pointed at the client's source) against
-// deliveries from the reference server: a real test delivery is verified and acknowledged; the same
-// delivery with its body tampered with, re-signed with a stale `t`, or signed with another secret is
-// refused; and a real delivery after the secret is rotated (the receiver keeps the old one) fails.
+// deliveries from the reference server: a real test delivery is verified, parsed into its typed event
+// and acknowledged; the same delivery with its body tampered with, re-signed with a stale `t`, or
+// signed with another secret is refused; a verified event of a type the document does not describe is
+// acknowledged and ignored; the README's signing program's delivery is accepted; and a real delivery
+// after the secret is rotated (the receiver keeps the old one) fails.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,14 +19,16 @@ import { until } from './support/sandbox.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN = 'adm_webhook_receiver_test';
 
-/** The ```ts block under README.md's "### Receiving webhooks", exactly as written. */
-function readmeReceiver(): string {
+/** The `n`th ```ts block under README.md's "### Receiving webhooks" (the receiver, then the signing program), exactly as written. */
+function readmeBlock(n: number): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const at = readme.indexOf('\n### Receiving webhooks\n');
-  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (at < 0 || !block) throw new Error('README.md has no ```ts block under "### Receiving webhooks"');
+  const section = readme.slice(at, readme.indexOf('\n## ', at + 1));
+  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][n];
+  if (at < 0 || !block) throw new Error(`README.md has no ${n + 1} \`\`\`ts blocks under "### Receiving webhooks"`);
   return block[1]!;
 }
+const atSource = (program: string) => program.replace("from '@credential-vault/client'", `from ${JSON.stringify(join(ROOT, 'client', 'index.ts'))}`);
 
 async function freePort(): Promise<number> {
   const server = createNetServer();
@@ -42,6 +46,7 @@ describe('the README webhook receiver', () => {
   let receiver: ChildProcess;
   let output = '';
   let receiverUrl: string;
+  let receiverPort: number;
   let hook: string;
   let secret: string;
   const fixture = async (method: string, path: string, body?: unknown) => {
@@ -70,8 +75,9 @@ describe('the README webhook receiver', () => {
 
     folder = mkdtempSync(join(tmpdir(), 'vault-receiver-'));
     const file = join(folder, 'receiver.mts');
-    writeFileSync(file, readmeReceiver().replace("from '@credential-vault/client'", `from ${JSON.stringify(join(ROOT, 'client', 'index.ts'))}`));
+    writeFileSync(file, atSource(readmeBlock(0)));
     const port = await freePort();
+    receiverPort = port;
     receiverUrl = `http://127.0.0.1:${port}/`;
     receiver = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), VAULT_WEBHOOK_SECRET: secret }, stdio: ['ignore', 'pipe', 'pipe'] });
     receiver.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -130,6 +136,29 @@ describe('the README webhook receiver', () => {
     const stale = String(Number(t) - 3600);
     expect(await send(`t=${stale},v1=${sign(secret, stale, captured.body)}`, captured.body)).toEqual({ status: 400, text: 'stale' });
     expect(await send(`t=${t},v1=${sign('whsec_another_cards_secret', t!, captured.body)}`, captured.body)).toEqual({ status: 400, text: 'mismatch' });
+    // Verified, but of a type the document does not describe: acknowledged, and not logged as an event.
+    const unknown = Buffer.from(captured.body.toString().replace('"type":"test"', '"type":"card.paused"'));
+    expect(await send(`t=${t},v1=${sign(secret, t!, unknown)}`, unknown)).toEqual({ status: 204, text: '' });
+    expect(output).not.toContain('event card.paused');
+  });
+
+  it("when the README's signing program sends a delivery, then the receiver verifies it as the service's", async () => {
+    const program = join(folder, 'sign.mts');
+    writeFileSync(program, atSource(readmeBlock(1)));
+    const signed = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', program], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, PORT: String(receiverPort), VAULT_WEBHOOK_SECRET: secret },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(signed).toEqual({ code: 0, stdout: 'the receiver answered 204\n', stderr: '' });
+    await until(async () => (output.includes('event test for agent card card_local') ? true : undefined));
   });
 
   it('when the secret is rotated and the receiver still has the old one, then the real delivery is refused and listed as refused', async () => {
