@@ -5,7 +5,7 @@ import type { Exchange } from '../exchange.js';
 import type { Gen } from './properties.js';
 import { EMAIL, PASSWORD_RULES, SITE, USERNAME } from './values.js';
 import { reference, spec } from '../basis.js';
-import { entries } from '../by-meaning.js';
+import { body as answerOf, entries } from '../by-meaning.js';
 
 /**
  * Stateful sequences: random walks through the signup workflow on one account and key, chained by
@@ -65,7 +65,7 @@ async function snapshot(m: Model, r: Real): Promise<string> {
   const cat = await call(r, 'getTokenCatalog', { key: r.key });
   const polls = [];
   for (const q of m.requests) polls.push((await call(r, 'getSignupRequest', { key: r.key, params: { id: q.id } })).response.json);
-  return JSON.stringify({ logins: (cat.response.json as Node).logins, polls });
+  return JSON.stringify({ logins: answerOf(cat).logins, polls });
 }
 
 /** The invariants that hold after every step. */
@@ -74,7 +74,7 @@ async function invariants(m: Model, r: Real): Promise<void> {
   let pending = 0;
   for (const q of m.requests) {
     const ex = await call(r, 'getSignupRequest', { key: r.key, params: { id: q.id } });
-    const body = ex.response.json as Node;
+    const body = answerOf(ex);
     ctx.expectEqual(passwordMembers(body), [], 'no password in a poll (members named so):', spec('poll-never-returns-password'), ex);
     ctx.expectEqual(body.status, q.status, `the status of ${q.id}`, spec('signup-status-values', 'signup-approved-by-holder', 'signup-denied'), ex);
     if (body.status === 'pending') pending++;
@@ -92,7 +92,7 @@ async function invariants(m: Model, r: Real): Promise<void> {
 async function catalogMatches(m: Model, r: Real): Promise<void> {
   const ex = await call(r, 'getTokenCatalog', { key: r.key });
   r.g.ctx.expectStatus(ex, 200, spec('tokens-answer-200'));
-  const logins = entries((ex.response.json as Node)?.logins);
+  const logins = entries(answerOf(ex).logins);
   r.g.ctx.expectEqual(
     Object.fromEntries(logins.map((l: Node) => [l.label, l])),
     Object.fromEntries([...m.logins.values()].map((l) => [l.label, l.entry])),
@@ -119,7 +119,7 @@ class File implements Cmd {
       r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', spec('refused-records-nothing'));
     } else {
       r.g.ctx.expectStatus(ex, 202, spec('filing-answer-202'));
-      m.requests.push({ id: (ex.response.json as Node).requestId, status: 'pending' });
+      m.requests.push({ id: answerOf(ex).requestId, status: 'pending' });
     }
     await invariants(m, r);
   }
@@ -138,7 +138,7 @@ class Decide implements Cmd {
     else {
       m.changes++;
       const poll = await call(r, 'getSignupRequest', { key: r.key, params: { id: q.id } });
-      const body = poll.response.json as Node;
+      const body = answerOf(poll);
       r.g.ctx.expectEqual(body.status, 'approved', 'the status after the holder approved', spec('signup-approved-by-holder'), poll);
       q.status = 'approved';
       q.label = body.login.label;
@@ -164,7 +164,7 @@ class SetUsername implements Cmd {
       r.g.ctx.expectEqual(await snapshot(m, r), before, 'nothing changed by the refused request:', spec('username-recorded-once'));
     } else {
       r.g.ctx.expectStatus(ex, 200, spec('username-answer'));
-      const entry = (ex.response.json as Node).login;
+      const entry = answerOf(ex).login ?? {};
       r.g.ctx.check(entry.hasUsername === true && typeof entry.tokens.username === 'string', 'hasUsername and a username token', JSON.stringify(entry), spec('username-answer'), ex);
       for (const t of ['password', 'email']) r.g.ctx.expectEqual(entry.tokens[t], login.entry.tokens[t], `the ${t} token unchanged:`, spec('tokens-never-expire'), ex);
       if (!login.username) m.changes++;
@@ -191,7 +191,7 @@ class Rotate implements Cmd {
     } else {
       r.g.ctx.expectStatus(ex, 200, spec('rotate-answer'));
       m.changes++;
-      const body = ex.response.json as Node;
+      const body = answerOf(ex);
       r.g.ctx.expectEqual(body.login.tokens, login.entry.tokens, 'the same tokens after a rotation:', spec('rotate-tokens-unchanged'), ex);
       login.entry = body.login;
       await catalogMatches(m, r);

@@ -1,3 +1,4 @@
+import { body } from '../by-meaning.js';
 import type { Account } from '../account.js';
 import type { CaseContext } from '../context.js';
 import { RunnerError } from '../outcome.js';
@@ -108,14 +109,14 @@ export class Stock {
       key.writes.used++;
       const filed = await this.ctx.call('fileSignupRequest', { key: key.key, json: { website, email } });
       if (filed.response.status !== 202) throw new RunnerError('runner', `could not file a signup request to set up a login (${filed.response.status})`);
-      const { requestId } = filed.response.json as { requestId: string };
+      const { requestId } = body(filed) as { requestId: string };
       const token = await key.account.account.signupLink(requestId);
       const decided = await this.ctx.call('decideSignupApproval', { params: { token }, json: { decision: 'approve' } });
       key.account.changes.used++;
       const poll = await this.ctx.call('getSignupRequest', { key: key.key, params: { id: requestId } });
-      const body = poll.response.json as { status?: string; login?: { label: string } };
-      if (decided.response.status !== 200 || body.status !== 'approved') throw new RunnerError('runner', `could not approve a signup request to set up a login (${body.status})`);
-      this.seatOf = { ...key, label: body.login!.label, website, email };
+      const answer = body(poll) as { status?: string; login?: { label: string } };
+      if (decided.response.status < 200 || decided.response.status > 299 || answer.status !== 'approved') throw new RunnerError('runner', `could not approve a signup request to set up a login (${answer.status})`);
+      this.seatOf = { ...key, label: answer.login!.label, website, email };
     }
     this.seatOf.writes.used++;
     return this.seatOf;
@@ -148,7 +149,7 @@ export class Stock {
       const filed = await this.ctx.call('fileSignupRequest', { key: key.key, json: { website: `${this.ctx.unique('link')}.com`, email: this.ctx.email() } });
       if (filed.response.status !== 202) throw new RunnerError('runner', `could not file a signup request to get its link (${filed.response.status})`);
       this.pendingFiled(key);
-      this.signupApproval = await key.account.account.signupLink((filed.response.json as { requestId: string }).requestId);
+      this.signupApproval = await key.account.account.signupLink((body(filed) as { requestId: string }).requestId);
     }
     return this.signupApproval;
   }
