@@ -12,6 +12,7 @@ import { bodyShape, type Member } from './schema.js';
 import { jsonText, RawNumber } from './json-text.js';
 import {
   BROKEN_RULE,
+  brokenUnderEveryReading,
   EMAIL,
   NOT_A_SITE,
   NOT_A_USERNAME,
@@ -155,8 +156,8 @@ function validBody(operationId: string): fc.Arbitrary<{ body: Body; shape: strin
 
 interface Break {
   rule: string;
-  /** Returns the broken body as JSON text, or raw bytes with their content type. */
-  make: fc.Arbitrary<(body: Body) => { text: string | Buffer; contentType?: string; chunked?: boolean }>;
+  /** Returns the broken body as JSON text, or raw bytes with their content type, and the requirement whose words give the answer (without one, the answer is the document's alone). */
+  make: fc.Arbitrary<(body: Body) => { text: string | Buffer; contentType?: string; chunked?: boolean; basis?: Basis }>;
   status: number;
   code: string;
   schemaRule: boolean;
@@ -165,10 +166,14 @@ interface Break {
 const asJson = (edit: (body: Body) => Body) => (body: Body) => ({ text: jsonText(edit({ ...body })) });
 
 /** The value arbitrary that breaks a member's own rules, with the rule's name; domain kinds first. */
-function brokenValues(m: Member): { rule: string; values: fc.Arbitrary<unknown> }[] {
-  if (m.name === 'website') return [{ rule: 'website not a registrable domain', values: NOT_A_SITE }];
-  if (m.name === 'email') return [{ rule: 'email not one address of 4 to 254 characters', values: NOT_AN_EMAIL }];
-  if (m.name === 'username') return [{ rule: 'username under 4 characters or with a control character', values: NOT_A_USERNAME }];
+function brokenValues(m: Member, operationId: string): { rule: string; values: fc.Arbitrary<unknown>; basis?: (value: unknown) => Basis | undefined }[] {
+  const when = (member: 'website' | 'email' | 'username', basis: Basis) => (value: unknown) => (brokenUnderEveryReading(member, value) ? basis : undefined);
+  if (m.name === 'website') return [{ rule: 'website not a registrable domain', values: NOT_A_SITE, basis: when('website', spec('filing-website-registrable')) }];
+  if (m.name === 'email') return [{ rule: 'email not one address of 4 to 254 characters', values: NOT_AN_EMAIL, basis: when('email', spec('filing-email-shape')) }];
+  if (m.name === 'username') {
+    const basis = operationId === 'setLoginUsername' ? spec('username-body') : spec('filing-username-shape');
+    return [{ rule: 'username under 4 characters or with a control character', values: NOT_A_USERNAME, basis: when('username', basis) }];
+  }
   const out: { rule: string; values: fc.Arbitrary<unknown> }[] = [];
   const s = m.schema;
   if (typeof s.minLength === 'number' && s.minLength > 0) out.push({ rule: `${m.name} shorter than ${s.minLength}`, values: textOfLength(s.minLength - 1) });
@@ -194,9 +199,9 @@ function schemaBreaks(g: Gen, operationId: string): Break[] {
     if (type && !m.ignoredUnless) {
       breaks.push({ rule: `${m.name} of the wrong type`, make: wrongType(type).map((v) => asJson((b) => ({ ...b, [m.name]: v }))), status: 400, code: m.code, schemaRule: true });
     }
-    for (const { rule, values } of brokenValues(m)) {
+    for (const { rule, values, basis } of brokenValues(m, operationId)) {
       // A website that is a host name but not a registrable domain breaks the service's rule, not the schema's.
-      breaks.push({ rule, make: values.map((v) => asJson((b) => ({ ...b, [m.name]: v }))), status: 400, code: m.code, schemaRule: m.name !== 'website' });
+      breaks.push({ rule, make: values.map((v) => (b: Body) => ({ ...asJson((x) => ({ ...x, [m.name]: v }))(b), basis: basis?.(v) })), status: 400, code: m.code, schemaRule: m.name !== 'website' });
     }
   }
   if (shape.closed) {
@@ -208,7 +213,7 @@ function schemaBreaks(g: Gen, operationId: string): Break[] {
       breaks.push({
         rule: code === 'password_too_short' ? 'maxLength below 12' : 'a length or symbols rule broken (invalid_policy)',
         // The other rule fields go, so that exactly one rule is broken.
-        make: BROKEN_RULE.filter((r) => r.code === code).map((r) => asJson((b) => ({ ...withoutRules(b), ...numbers(r.fields) }))),
+        make: BROKEN_RULE.filter((r) => r.code === code).map((r) => (b: Body) => ({ ...asJson((x) => ({ ...withoutRules(x), ...numbers(r.fields) }))(b), basis: spec(r.requirement) })),
         status: 400,
         code,
         schemaRule: false,
@@ -329,6 +334,7 @@ function negative(g: Gen, operationId: string): Property | undefined {
           call: { ...call, body: broken.text, ...(broken.contentType ? { contentType: broken.contentType } : {}), ...(broken.chunked ? { chunked: true } : {}) },
           expect: { status: brk.status, code: brk.code },
           schemaRule: brk.schemaRule,
+          basis: broken.basis,
         };
       }),
     ),

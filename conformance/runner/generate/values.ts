@@ -130,10 +130,28 @@ export const WRONG_TYPED_RULES = fc.record(
 );
 
 /** One rule of section 2.6 broken by a value of the right type, with the code it gives. */
-export const BROKEN_RULE: fc.Arbitrary<{ rule: string; fields: Record<string, unknown>; code: 'password_too_short' | 'invalid_policy' }> = fc.oneof(
-  fc.oneof(fc.integer({ min: -1000, max: 11 }), fc.constant(-1e400)).map((n) => ({ rule: 'maxLength below 12', fields: { maxLength: n }, code: 'password_too_short' as const })),
-  fc.oneof(fc.integer({ min: 65, max: 10_000 }), fc.constant(1e400)).map((n) => ({ rule: 'minLength above 64', fields: { minLength: n }, code: 'invalid_policy' as const })),
-  fc.double({ min: 12.01, max: 63.99, noNaN: true }).filter((n) => !Number.isInteger(n)).map((n) => ({ rule: 'a length not whole', fields: { minLength: n }, code: 'invalid_policy' as const })),
-  fc.integer({ min: 13, max: 64 }).chain((min) => fc.integer({ min: 12, max: min - 1 }).map((max) => ({ rule: 'minLength above maxLength', fields: { minLength: min, maxLength: max }, code: 'invalid_policy' as const }))),
-  fc.stringMatching(/^[a-zA-Z0-9%^&()]{1,8}$/).map((s) => ({ rule: 'symbols with none of the safe set', fields: { symbols: s }, code: 'invalid_policy' as const })),
+export const BROKEN_RULE: fc.Arbitrary<{ rule: string; fields: Record<string, unknown>; code: 'password_too_short' | 'invalid_policy'; requirement: 'rule-max-length' | 'rule-min-length' | 'rule-symbols' }> = fc.oneof(
+  fc.oneof(fc.integer({ min: -1000, max: 11 }), fc.constant(-1e400)).map((n) => ({ rule: 'maxLength below 12', fields: { maxLength: n }, code: 'password_too_short' as const, requirement: 'rule-max-length' as const })),
+  fc.oneof(fc.integer({ min: 65, max: 10_000 }), fc.constant(1e400)).map((n) => ({ rule: 'minLength above 64', fields: { minLength: n }, code: 'invalid_policy' as const, requirement: 'rule-min-length' as const })),
+  fc.double({ min: 12.01, max: 63.99, noNaN: true }).filter((n) => !Number.isInteger(n)).map((n) => ({ rule: 'a length not whole', fields: { minLength: n }, code: 'invalid_policy' as const, requirement: 'rule-min-length' as const })),
+  fc.integer({ min: 13, max: 64 }).chain((min) => fc.integer({ min: 12, max: min - 1 }).map((max) => ({ rule: 'minLength above maxLength', fields: { minLength: min, maxLength: max }, code: 'invalid_policy' as const, requirement: 'rule-min-length' as const }))),
+  fc.stringMatching(/^[a-zA-Z0-9%^&()]{1,8}$/).map((s) => ({ rule: 'symbols with none of the safe set', fields: { symbols: s }, code: 'invalid_policy' as const, requirement: 'rule-symbols' as const })),
 );
+
+/**
+ * Whether a broken value breaks its requirement under every reading of the specification, not only
+ * under the document's: which characters are whitespace or control characters, how characters are
+ * counted, and the host name label rules are left open there, so values that turn on them are
+ * judged by the document alone.
+ */
+export function brokenUnderEveryReading(member: 'website' | 'email' | 'username', value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  switch (member) {
+    case 'website':
+      return !/_|(^|\.)-|-(\.|$)/.test(value);
+    case 'email':
+      return value.split('@').length !== 2 || /^[\x00-\x7f]*$/.test(value);
+    case 'username':
+      return !/[\u{10000}-\u{10ffff}]/u.test(value);
+  }
+}
