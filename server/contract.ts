@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import type { LimitDef } from './generated/limit.js';
 
 /**
  * The bundled OpenAPI document, read once at start-up. Everything the server needs to know about
@@ -11,22 +12,7 @@ export const DEFAULT_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..'
 
 export type JsonObject = Record<string, any>;
 
-export interface LimitDef {
-  id: string;
-  kind: 'rate' | 'ceiling' | 'lifetime' | 'body' | 'truncation' | 'range' | 'depth' | 'size' | 'timeout';
-  scope: 'key' | 'account' | 'site' | 'login' | 'request' | 'connection';
-  value?: number;
-  plan?: string;
-  window?: { type: 'fixed' | 'rolling' | 'anchored'; seconds: number };
-  unit?: string;
-  status?: number;
-  code?: string;
-  retryAfter?: boolean;
-  deploymentSetting?: boolean;
-  fullAbove?: number;
-  min?: number;
-  max?: number;
-}
+export type { LimitDef };
 
 export type PlanName = 'Free' | 'Plus' | 'Enterprise';
 

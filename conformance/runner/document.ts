@@ -9,29 +9,14 @@ import { specView } from './spec-view.js';
  */
 
 import type { Node } from './json.js';
+import type { LimitDef } from './generated/limit.js';
 
 export type { Node };
 
 export type PlanName = 'Free' | 'Plus' | 'Enterprise';
 export const PLANS: PlanName[] = ['Free', 'Plus', 'Enterprise'];
 
-export interface LimitDef {
-  id: string;
-  kind: 'rate' | 'ceiling' | 'lifetime' | 'body' | 'truncation' | 'range' | string;
-  scope: string;
-  value?: number;
-  plan?: string;
-  window?: { type: 'fixed' | 'rolling' | 'anchored'; seconds: number };
-  unit?: string;
-  status?: number;
-  code?: string;
-  retryAfter?: boolean;
-  deploymentSetting?: boolean;
-  fullAbove?: number;
-  min?: number;
-  max?: number;
-  sections?: string[];
-}
+export type { LimitDef };
 
 export interface OperationInfo {
   operationId: string;

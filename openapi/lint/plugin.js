@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { follow, isObject, member, MAX_REF_HOPS, isRef, reporter } from './resolve.js';
 import { ConstraintBasis } from './constraint-basis.js';
+import { LimitShape } from './limit-shape.js';
 
 const CLIENT_ERROR = /^4(\d\d|XX)$/;
 const SECTION_NUMBER = /^\d+(\.\d+)*$/;
@@ -374,6 +375,7 @@ export default function vaultPlugin() {
       oas3: {
         'error-response-schema': ErrorResponseSchema,
         'limit-ids-defined': LimitIdsDefined,
+        'limit-shape': LimitShape,
         'validation-error-code-documented': ValidationErrorCodeDocumented,
         'extensions-documented': ExtensionsDocumented,
         'secured-operation-responses': SecuredOperationResponses,

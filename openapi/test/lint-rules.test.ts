@@ -20,7 +20,7 @@ tags:
   - name: Things
     description: Things.
 x-limits:
-  known-limit: {kind: rate, scope: key, value: 1, window: {type: fixed, seconds: 60}, status: 429, code: rate_limited, retryAfter: true}
+  known-limit: {kind: rate, scope: key, value: 1, window: {type: fixed, seconds: 60}, status: 429, code: rate_limited, retryAfter: true, sections: ['8'], description: One a minute.}
 `;
 
 const COMPONENTS = `components:
@@ -31,12 +31,12 @@ const COMPONENTS = `components:
       required: true
       schema: {type: string, const: no-store}
       example: no-store
-      x-basis: {required: {spec: '5'}, schema/const: {spec: '5'}}
+      x-basis: {required: {spec: tokens-no-store}, schema/const: {spec: tokens-no-store}}
   schemas:
     Error:
       type: object
       required: [code, error]
-      x-basis: {required/code: {spec: '7'}, required/error: {spec: '7'}}
+      x-basis: {required/code: {spec: errors-have-code-and-error}, required/error: {spec: errors-have-code-and-error}}
       properties:
         code: {type: string}
         error: {type: string}
@@ -92,14 +92,15 @@ const CONFORMING = `${HEADER}paths:
                 allOf:
                   - $ref: '#/components/schemas/Error'
                   - required: [code]
-                    x-basis: {required/code: {spec: '7'}}
+                    x-basis: {required/code: {spec: errors-have-code-and-error}}
                     properties: {code: {enum: [bad_request, invalid_email]}}
               examples:
                 bad_request: {value: {code: bad_request, error: Bad body.}}
         '401': {$ref: '#/components/responses/Unauthorized'}
 ${COMPONENTS}`;
 
-const VIOLATING = `${HEADER}paths:
+const VIOLATING = `${HEADER}  misshapen-limit: {kind: quota, scope: key, value: 1, plan: Free, window: {type: fixed}, per: day, sections: ['8'], description: Kind and window broken.}
+paths:
   /v1/things:
     post:
       operationId: create_thing
@@ -188,6 +189,7 @@ describe('the lint rules of redocly.yaml and openapi/lint/plugin.js', () => {
     ['rule/response-header-example', ['/responses/201/headers/Retry-After']],
     ['vault/spec-sections-format', ['/x-spec-sections/0', '/x-spec-sections/1']],
     ['vault/limit-ids-defined', ['/x-limits/1']],
+    ['vault/limit-shape', ['#/x-limits/misshapen-limit', '#/x-limits/misshapen-limit/kind', '#/x-limits/misshapen-limit/window', '#/x-limits/misshapen-limit/per']],
     ['vault/validation-error-code-documented', ['/x-validation-error-code']],
     ['vault/extensions-documented', ['/x-undocumented-extension']],
     ['vault/secured-operation-responses', ['/responses', '/responses/201']],
