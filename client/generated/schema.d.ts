@@ -778,9 +778,14 @@ export interface webhooks {
          *     test delivery and reads the recent deliveries in the dashboard (the reference
          *     server's fixture surface stands in for it).
          *
-         *     **The endpoint** is a public `https://` URL. The service refuses private, loopback
-         *     and link-local addresses, including a name that resolves to one when the delivery is
-         *     made; it connects to the address it checked.
+         *     **The endpoint** is a public `https://` URL. The service refuses every address that
+         *     IANA's IPv4 and IPv6 special-purpose registries do not mark globally reachable
+         *     (private, loopback, link-local, shared, documentation, benchmarking, local-use NAT64,
+         *     SRv6 and the rest), multicast, and IPv6 outside the global unicast space; an IPv4
+         *     address carried in IPv6 (IPv4-mapped, NAT64, 6to4) is judged as that IPv4 address. A
+         *     name is checked again, against every address it resolves to, each time a delivery is
+         *     made, and the delivery connects to the address it checked. The delivery list says
+         *     that a name resolved to an address that is not public, never which address.
          *
          *     **Answering.** Answer any 2xx to acknowledge: the body of the answer is ignored
          *     (the reference reads at most the first 4,096 bytes of it, `responseBodyCap` of

@@ -2,123 +2,16 @@
 // the delivery list. Every delivery here goes to a receiver on 127.0.0.1; private and public
 // addresses appear only as data, handed out by a recording resolver to a recording connector that
 // never opens a socket.
-import { createHmac, randomBytes } from 'node:crypto';
-import { createServer as createHttp, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createNet, Socket, type AddressInfo } from 'node:net';
+import { createServer as createNet, type AddressInfo } from 'node:net';
 import { createServer as createHttps } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../store/db.js';
-import { ManualClock } from '../domain/clock.js';
-import { createApp } from '../app.js';
-import { createHttpServer, httpSettings } from '../http/server.js';
-import type { WebhookTransport } from '../webhooks/sender.js';
+import { describe, expect, it } from 'vitest';
 import type { DialTarget } from '../webhooks/deliver.js';
-import { addressKind } from '../webhooks/addresses.js';
-import { contract } from './support.js';
 import { makeTestCertificates } from '../../conformance/test/support/certs.js';
-
-const ADMIN = 'adm_webhook_tests';
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (stops.length > 0) await stops.pop()!();
-});
-
-async function sandbox(options: { allowLoopback?: boolean; transport?: Partial<WebhookTransport> } = {}) {
-  const db = openDb(':memory:');
-  const logs: Record<string, unknown>[] = [];
-  const app = createApp({
-    db,
-    clock: new ManualClock(Date.UTC(2026, 10, 27, 10)),
-    masterKey: randomBytes(32),
-    contract: contract(),
-    config: { adminToken: ADMIN, allowLoopbackWebhooks: options.allowLoopback ?? true },
-    webhookTransport: options.transport,
-    log: (l) => logs.push(l),
-  });
-  const server = createHttpServer(httpSettings(contract()), { log: (l) => logs.push(l) });
-  server.serve(app);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/_fixtures`;
-  stops.push(async () => {
-    await app.webhooks.idle();
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-    db.close();
-  });
-  const call = async (method: string, path: string, json?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const agentCard = async (plan: 'Free' | 'Plus' | 'Enterprise' = 'Plus') => {
-    const account = (await call('POST', '/accounts', { plan })).body.accountId as string;
-    const card = (await call('POST', `/accounts/${account}/cards`, { number: '5555555555554444', anySite: true, agent: true })).body.cardId as string;
-    const hook = `/accounts/${account}/cards/${card}/webhook`;
-    return { account, card, hook };
-  };
-  /** The card's deliveries once every attempt started so far is over. */
-  const deliveries = async (hook: string) => {
-    await app.webhooks.idle();
-    return (await call('GET', `${hook}/deliveries`)).body.deliveries;
-  };
-  return { db, logs, call, agentCard, deliveries, webhooks: app.webhooks };
-}
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  path: string;
-}
-
-/** A receiver on 127.0.0.1 that records every request and answers as told. */
-async function receiver(answer: (res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => void = (res) => res.end('ok')) {
-  const received: Received[] = [];
-  const server: Server = createHttp((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks), path: req.url ?? '' });
-      answer(res, req);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  stops.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
-}
-
-/** A resolver and a connector that record what would be looked up and dialled, and dial nothing. */
-function recorder(answers: Record<string, string[]>) {
-  const lookedUp: string[] = [];
-  const dialled: DialTarget[] = [];
-  const transport: Partial<WebhookTransport> = {
-    resolve: async (host) => {
-      lookedUp.push(host);
-      const addresses = answers[host];
-      if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-      return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    },
-    connect: (target) => {
-      dialled.push(target);
-      const socket = new Socket();
-      process.nextTick(() => socket.destroy(Object.assign(new Error('not dialled in tests'), { code: 'ETESTNODIAL' })));
-      return socket;
-    },
-  };
-  return { lookedUp, dialled, transport };
-}
-
-const signed = (secret: string, t: string, body: Buffer) => createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+import { receiver, recorder, sandbox, signed, stopAfterTest } from './webhook-support.js';
 
 describe('sendTestWebhook', () => {
   it('when a test is sent to a receiver on this machine, then it arrives signed with the card secret over t, a period and the raw body', async () => {
@@ -197,7 +90,7 @@ describe('sendTestWebhook', () => {
       socket.on('close', () => clearInterval(drip));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    stops.push(() => new Promise<void>((r) => server.close(() => r())));
+    stopAfterTest(() => new Promise<void>((r) => server.close(() => r())));
     const { hook } = await s.agentCard();
     await s.call('PUT', hook, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
     await s.call('POST', `${hook}/test`);
@@ -293,7 +186,7 @@ describe('setCardWebhook', () => {
 });
 
 describe('deliveries to names that resolve to what may not be dialled', () => {
-  it('when the endpoint name resolves to a non-public address at delivery time, then nothing is dialled and the attempt is connection_failed', async () => {
+  it('when the endpoint name resolves to a non-public address at delivery time, then nothing is dialled, the attempt is connection_failed, and its detail names no address', async () => {
     const answers: Record<string, string[]> = {
       'private.example.com': ['10.0.0.5'],
       'metadata.example.com': ['169.254.169.254'],
@@ -301,6 +194,9 @@ describe('deliveries to names that resolve to what may not be dialled', () => {
       'mixed.example.com': ['93.184.216.34', '192.168.0.7'],
       'mapped.example.com': ['::ffff:10.1.2.3'],
       'v6local.example.com': ['fd12:3456::1'],
+      'nat64local.example.com': ['64:ff9b:1::a9fe:a9fe'],
+      'srv6.example.com': ['5f00::1'],
+      'doc6.example.com': ['3fff::1'],
     };
     const rec = recorder(answers);
     const s = await sandbox({ allowLoopback: false, transport: rec.transport });
@@ -310,8 +206,8 @@ describe('deliveries to names that resolve to what may not be dialled', () => {
       await s.call('POST', `${hook}/test`);
       const [delivery] = await s.deliveries(hook);
       expect(delivery, host).toMatchObject({ status: 'failed', attempts: [{ statusCode: null, outcome: 'connection_failed' }] });
-      expect(delivery.attempts[0].detail).toContain(addresses.find((a) => a !== '93.184.216.34'));
-      expect(delivery.attempts[0].detail).toContain('not dialled');
+      expect(delivery.attempts[0].detail).toBe(`${host} resolves to an address that is not public; not dialled.`);
+      for (const address of addresses) expect(JSON.stringify(delivery), host).not.toContain(address);
     }
     expect(rec.lookedUp).toEqual(Object.keys(answers));
     expect(rec.dialled).toEqual([]);
@@ -328,6 +224,26 @@ describe('deliveries to names that resolve to what may not be dialled', () => {
     expect(rec.dialled).toEqual([{ address: '93.184.216.34', port: 8443, tls: true, servername: 'hooks.example.com' }]);
   });
 
+  it('when loopback is allowed and a name resolves to a NAT64, 6to4 or IPv4-compatible form of 127.0.0.1, then it is not dialled', async () => {
+    const answers: Record<string, string[]> = {
+      'nat64.example.com': ['64:ff9b::7f00:1'],
+      'sixtofour.example.com': ['2002:7f00:1::1'],
+      'compatible.example.com': ['::7f00:1'],
+      localhost: ['93.184.216.34'],
+    };
+    const rec = recorder(answers);
+    const s = await sandbox({ allowLoopback: true, transport: rec.transport });
+    const { hook } = await s.agentCard();
+    // A name other than localhost is accepted over https:// only; localhost over http:// too.
+    for (const url of [...Object.keys(answers).map((host) => `https://${host}:4242/hook`), 'http://localhost:4242/hook']) {
+      expect((await s.call('PUT', hook, { url })).status, url).toBe(200);
+      await s.call('POST', `${hook}/test`);
+      const [delivery] = await s.deliveries(hook);
+      expect(delivery.attempts[0], url).toMatchObject({ outcome: 'connection_failed', detail: expect.stringContaining('not dialled') });
+    }
+    expect(rec.dialled).toEqual([]);
+  });
+
   it('when the loopback setting is off, then a loopback endpoint saved while it was on is not dialled', async () => {
     const rec = recorder({ 'localhost': ['127.0.0.1'] });
     const on = await sandbox({ allowLoopback: true });
@@ -340,7 +256,7 @@ describe('deliveries to names that resolve to what may not be dialled', () => {
     off.db.prepare('UPDATE card_webhooks SET url = ? WHERE card_id = ?').run('http://localhost:4242/', card);
     await off.call('POST', `${hook}/test`);
     const [delivery] = await off.deliveries(hook);
-    expect(delivery.attempts[0]).toMatchObject({ outcome: 'connection_failed', detail: expect.stringContaining('loopback') });
+    expect(delivery.attempts[0]).toMatchObject({ outcome: 'connection_failed', detail: expect.stringContaining('localhost is this machine') });
     expect(rec.dialled).toEqual([]);
   });
 });
@@ -380,40 +296,6 @@ describe('signing secrets', () => {
   });
 });
 
-describe('addressKind', () => {
-  it('when an address is not on the public internet, then it is named for its range, IPv4 inside IPv6 included', () => {
-    const kinds: Record<string, string> = {
-      '10.1.2.3': 'private',
-      '172.31.255.255': 'private',
-      '192.168.0.1': 'private',
-      '127.5.5.5': 'loopback',
-      '169.254.169.254': 'link-local',
-      '100.64.0.1': 'shared',
-      '0.0.0.0': 'unspecified',
-      '192.0.2.10': 'documentation',
-      '198.18.0.1': 'benchmarking',
-      '224.0.0.1': 'multicast',
-      '255.255.255.255': 'reserved',
-      '::1': 'loopback',
-      '::': 'unspecified',
-      'fe80::1': 'link-local',
-      'fd00::1': 'private',
-      'ff02::1': 'multicast',
-      '::ffff:10.0.0.1': 'private',
-      '::ffff:7f00:1': 'loopback',
-      '64:ff9b::a9fe:a9fe': 'link-local',
-      '2002:c0a8:101::1': 'private',
-      'fe80::1%eth0': 'link-local',
-      'not-an-address': 'reserved',
-      '8.8.8.8': 'public',
-      '172.32.0.1': 'public',
-      '2606:4700::1111': 'public',
-      '::ffff:8.8.8.8': 'public',
-    };
-    expect(Object.fromEntries(Object.keys(kinds).map((a) => [a, addressKind(a)]))).toEqual(kinds);
-  });
-});
-
 describe('deliveries over HTTPS', () => {
   // A receiver on 127.0.0.1 with a certificate for localhost from a test CA this machine does not trust.
   async function tlsReceiver() {
@@ -426,7 +308,7 @@ describe('deliveries over HTTPS', () => {
       req.on('end', () => res.writeHead(204).end());
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    stops.push(async () => {
+    stopAfterTest(async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       rmSync(dir, { recursive: true, force: true });

@@ -1,109 +1,83 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { IPV4_RANGES, IPV6_GLOBAL_UNICAST, IPV6_RANGES, MORE_SPECIFIC, OUTSIDE_GLOBAL_UNICAST, type Range } from './special-purpose.js';
 
 /**
- * Which addresses a webhook may be delivered to (section 6 item 2: "public HTTPS"). Every range
- * that is not the public internet is refused: a delivery must never reach the sandbox's own
- * machine, its network, or a cloud's metadata service (169.254.169.254) on a user's say-so.
- * Lesson: an IPv4 address can hide inside IPv6 (`::ffff:10.0.0.1`, NAT64, 6to4), so those are
- * judged by the IPv4 address they carry.
+ * Which addresses a webhook may be delivered to (section 6 item 2: "public HTTPS"): the globally
+ * reachable ones of IANA's special-purpose registries (special-purpose.ts). A delivery must never
+ * reach the sandbox's own machine, its network, or a cloud's metadata service (169.254.169.254)
+ * on a user's say-so. Lessons: an IPv4 address can hide inside IPv6 (`::ffff:10.0.0.1`, NAT64,
+ * 6to4), so those are judged by the IPv4 address they carry; and only a connection that stays on
+ * this machine is loopback: `64:ff9b::127.0.0.1` goes to a NAT64 gateway, whose loopback it is.
  */
 
-export type AddressKind =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'unspecified'
-  | 'shared'
-  | 'documentation'
-  | 'benchmarking'
-  | 'multicast'
-  | 'reserved';
-
-const V4: [string, number, AddressKind][] = [
-  ['0.0.0.0', 8, 'unspecified'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'shared'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.88.99.0', 24, 'reserved'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'benchmarking'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
-
-const V6: [string, number, AddressKind][] = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['100::', 64, 'reserved'],
-  ['2001::', 23, 'reserved'],
-  ['2001:db8::', 32, 'documentation'],
-  ['fc00::', 7, 'private'],
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'reserved'],
-  ['ff00::', 8, 'multicast'],
-];
-
-function blockList(type: 'ipv4' | 'ipv6', ranges: [string, number, AddressKind][]): [BlockList, AddressKind][] {
-  return ranges.map(([network, prefix, kind]) => {
-    const list = new BlockList();
-    list.addSubnet(network, prefix, type);
-    return [list, kind];
-  });
+export interface AddressVerdict {
+  /** Globally reachable: a delivery may go there. */
+  public: boolean;
+  /** A connection to it stays on this machine (127.0.0.0/8, ::1, and IPv4-mapped forms of 127/8). */
+  thisMachine: boolean;
+  /** What it is, in words, for a refusal that may name it: "a private address". */
+  what: string;
 }
 
-const V4_LISTS = blockList('ipv4', V4);
-const V6_LISTS = blockList('ipv6', V6);
+type Parsed = ReturnType<typeof ipaddr.parse>;
 
-/** The IPv4 address an IPv6 address carries: IPv4-mapped or -compatible, NAT64 (64:ff9b::/96), 6to4 (2002::/16). */
-function embeddedV4(words: number[]): string | undefined {
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const zeros = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
-  if (zeros(0, 5) && (words[5] === 0xffff || words[5] === 0)) return v4(words[6]!, words[7]!);
-  if (words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6)) return v4(words[6]!, words[7]!);
-  if (words[0] === 0x2002) return v4(words[1]!, words[2]!);
-  return undefined;
+const MORE_SPECIFIC_PARSED = MORE_SPECIFIC.map(([cidr, range]) => [ipaddr.parseCIDR(cidr), range] as const);
+const GLOBAL_UNICAST = ipaddr.parseCIDR(IPV6_GLOBAL_UNICAST);
+
+function rangeOf(address: Parsed): Range {
+  for (const [cidr, range] of MORE_SPECIFIC_PARSED) if (address.kind() === cidr[0].kind() && address.match(cidr)) return range;
+  if (address.kind() === 'ipv4') return IPV4_RANGES[address.range()] ?? { reach: 'local', what: 'an address of an unknown range' };
+  const name = address.range();
+  if (name === 'unicast' && !address.match(GLOBAL_UNICAST)) return OUTSIDE_GLOBAL_UNICAST;
+  return IPV6_RANGES[name] ?? { reach: 'local', what: 'an address of an unknown range' };
 }
 
-function words(address: string): number[] {
-  const [head, tail] = address.split('::') as [string, string | undefined];
-  const part = (s: string | undefined) => (s ? s.split(':') : []);
-  const expand = (groups: string[]) =>
-    groups.flatMap((g) => {
-      if (!g.includes('.')) return [parseInt(g, 16)];
-      const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number];
-      return [(a << 8) | b, (c << 8) | d];
-    });
-  const left = expand(part(head));
-  const right = expand(part(tail));
-  return tail === undefined ? left : [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+/** The IPv4 address an IPv6 address carries: the last 32 bits (mapped, NAT64), or bits 16 to 48 (6to4). */
+function carried(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const [hi, lo] = address.range() === '6to4' ? [address.parts[1]!, address.parts[2]!] : [address.parts[6]!, address.parts[7]!];
+  return new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
 }
 
-/** What kind of address this IP literal is; `reserved` for anything that is not an IP address. */
-export function addressKind(address: string): AddressKind {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 4) return V4_LISTS.find(([list]) => list.check(bare, 'ipv4'))?.[1] ?? 'public';
-  if (family !== 6) return 'reserved';
-  const inner = embeddedV4(words(bare.toLowerCase()));
-  if (inner !== undefined && !(bare === '::' || bare === '::1')) return addressKind(inner);
-  return V6_LISTS.find(([list]) => list.check(bare, 'ipv6'))?.[1] ?? 'public';
+function verdictOf(address: Parsed): AddressVerdict {
+  const range = rangeOf(address);
+  switch (range.reach) {
+    case 'global':
+      return { public: true, thisMachine: false, what: range.what };
+    case 'local':
+      return { public: false, thisMachine: false, what: range.what };
+    case 'loopback':
+      return { public: false, thisMachine: true, what: range.what };
+    case 'mapped':
+      return verdictOf(carried(address as ipaddr.IPv6));
+    case 'translated': {
+      const inner = verdictOf(carried(address as ipaddr.IPv6));
+      return inner.public ? inner : { public: false, thisMachine: false, what: `${range.what} of ${inner.what}` };
+    }
+  }
 }
 
-/** The kind in words, with its article: "a private address", "an unspecified address". */
-export function describeKind(kind: AddressKind): string {
-  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address`;
+/**
+ * An IP literal in a form ipaddr.js reads as written. Lesson: ipaddr.js takes `::a.b.c.d`
+ * (IPv4-compatible, which a connection reaches over IPv6) for `::ffff:a.b.c.d` (IPv4-mapped, which
+ * it reaches over IPv4); the URL parser writes every IPv6 address in hex groups, so it is read
+ * right. A zone (`%eth0`) says which interface, not which range, and is dropped.
+ */
+function parse(address: string): Parsed {
+  if (isIP(address) === 4) return ipaddr.parse(address);
+  return ipaddr.parse(new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1));
 }
 
-/** Whether a delivery may go to this address: public, or loopback where the deployment allows it. */
-export function deliverable(address: string, allowLoopback: boolean): { ok: true } | { ok: false; kind: AddressKind } {
-  const kind = addressKind(address);
-  if (kind === 'public' || (kind === 'loopback' && allowLoopback)) return { ok: true };
-  return { ok: false, kind };
+/** The verdict on an IP literal (brackets and a zone allowed); anything that is not one is not public. */
+export function addressVerdict(address: string): AddressVerdict {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (isIP(bare) === 0) return { public: false, thisMachine: false, what: 'not an IP address' };
+  return verdictOf(parse(bare));
+}
+
+/** Whether a delivery may go to this address: public, or this machine where the deployment allows it. */
+export function deliverable(address: string, allowLoopback: boolean): { ok: true } | { ok: false; what: string } {
+  const verdict = addressVerdict(address);
+  if (verdict.public || (verdict.thisMachine && allowLoopback)) return { ok: true };
+  return { ok: false, what: verdict.what };
 }

@@ -3,7 +3,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { lookup } from 'node:dns/promises';
 import type { AttemptOutcome } from '../store/webhooks.js';
-import { deliverable, describeKind } from './addresses.js';
+import { addressVerdict, deliverable } from './addresses.js';
 import { isLoopbackName } from './endpoint.js';
 
 /** Resolves a host name to every address DNS gives for it. */
@@ -50,13 +50,18 @@ export interface AttemptResult {
  * The address to dial for `url`, or why none may be: the name is resolved once, every address it
  * gives is checked (one private answer among public ones refuses the lot: a rebinding name
  * mixes them), and the attempt then connects to the checked address, so DNS cannot change the
- * answer between the check and the connection.
+ * answer between the check and the connection. A refusal never names an address a name resolved
+ * to: the delivery list would otherwise tell anyone who sets an endpoint what internal names
+ * resolve to (OWASP's SSRF prevention cheat sheet).
  */
 export async function dialTarget(url: URL, allowLoopback: boolean, resolve: Resolver): Promise<DialTarget | string> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const literal = isIP(host) !== 0;
+  const loopbackName = !literal && isLoopbackName(host);
+  if (loopbackName && !allowLoopback) return `${host} is this machine, and this deployment delivers only to public endpoints; not dialled.`;
   let addresses: string[];
-  if (isIP(host)) addresses = [host];
+  if (literal) addresses = [host];
   else {
     try {
       addresses = (await resolve(host)).map((a) => a.address);
@@ -67,11 +72,12 @@ export async function dialTarget(url: URL, allowLoopback: boolean, resolve: Reso
   }
   for (const address of addresses) {
     const verdict = deliverable(address, allowLoopback);
-    if (!verdict.ok) return `${host} resolves to ${address}, ${describeKind(verdict.kind)}; not dialled.`;
+    if (!verdict.ok) return literal ? `${host} is ${verdict.what}; not dialled.` : `${host} resolves to an address that is not public; not dialled.`;
   }
-  const loopback = addresses.every((a) => !deliverable(a, false).ok);
-  if (url.protocol === 'http:' && !(allowLoopback && (loopback || isLoopbackName(host)))) return 'http:// is allowed only for a receiver on this machine; not dialled.';
-  return { address: addresses[0]!, port, tls: url.protocol === 'https:', servername: isIP(host) ? undefined : host };
+  const thisMachine = addresses.every((a) => addressVerdict(a).thisMachine);
+  if (loopbackName && !thisMachine) return `${host} does not resolve to this machine only; not dialled.`;
+  if (url.protocol === 'http:' && !(allowLoopback && thisMachine)) return 'http:// is allowed only for a receiver on this machine; not dialled.';
+  return { address: addresses[0]!, port, tls: url.protocol === 'https:', servername: literal ? undefined : host };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { ApiError } from '../domain/errors.js';
-import { deliverable, describeKind } from './addresses.js';
+import { addressVerdict, deliverable } from './addresses.js';
 
 /** The longest endpoint URL accepted (the reference's choice; the specification gives none). */
 export const ENDPOINT_URL_MAX = 2048;
@@ -9,9 +9,14 @@ const refuse = (why: string): never => {
   throw new ApiError(400, 'bad_request', why);
 };
 
+/** A host name without the one trailing dot of its fully qualified form (`hooks.example.com.`). */
+function bareName(host: string): string {
+  return host.toLowerCase().replace(/\.$/, '');
+}
+
 /** A name that means this machine whatever DNS says (RFC 6761 section 6.3). */
 export function isLoopbackName(host: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
+  const h = bareName(host);
   return h === 'localhost' || h.endsWith('.localhost');
 }
 
@@ -32,19 +37,22 @@ export function checkEndpointUrl(text: string, allowLoopback: boolean): URL {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('A webhook endpoint is an https:// URL.');
   if (url.username || url.password) refuse('A webhook endpoint URL carries no user name or password.');
-  if (url.hash) refuse('A webhook endpoint URL has no fragment.');
+  // An empty fragment (`.../#`) leaves `hash` empty; the serialised URL still shows it.
+  if (url.hash || url.href.includes('#')) refuse('A webhook endpoint URL has no fragment.');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const loopbackName = isLoopbackName(host);
+  let thisMachine: boolean;
   if (isIP(host)) {
-    const verdict = deliverable(host, allowLoopback);
-    if (!verdict.ok) refuse(`A webhook endpoint must be public: ${host} is ${describeKind(verdict.kind)}.`);
-  } else if (loopbackName && !allowLoopback) {
-    refuse(`A webhook endpoint must be public: ${host} is this machine.`);
-  } else if (!host.includes('.') && !loopbackName) {
-    refuse(`A webhook endpoint must be public: "${host}" is not a public host name.`);
+    const verdict = addressVerdict(host);
+    if (!deliverable(host, allowLoopback).ok) refuse(`A webhook endpoint must be public: ${host} is ${verdict.what}.`);
+    thisMachine = verdict.thisMachine;
+  } else {
+    const labels = bareName(host).split('.');
+    if (labels.some((label) => label === '')) refuse(`A webhook endpoint must be public: "${host}" is not a host name.`);
+    thisMachine = isLoopbackName(host);
+    if (thisMachine && !allowLoopback) refuse(`A webhook endpoint must be public: ${host} is this machine.`);
+    if (!thisMachine && labels.length < 2) refuse(`A webhook endpoint must be public: "${host}" is not a public host name.`);
   }
-  const loopback = loopbackName || (isIP(host) !== 0 && deliverable(host, false).ok === false);
-  if (url.protocol === 'http:' && !(allowLoopback && loopback)) {
+  if (url.protocol === 'http:' && !(allowLoopback && thisMachine)) {
     refuse(allowLoopback ? 'A webhook endpoint is an https:// URL; http:// is allowed only for a receiver on this machine.' : 'A webhook endpoint is an https:// URL.');
   }
   return url;
