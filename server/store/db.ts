@@ -106,12 +106,13 @@ function knownVersion(): number {
   return all.length === 0 ? 0 : all[all.length - 1]!.version;
 }
 
-export function migrate(db: Db): void {
+/** Applies the migrations after the database's version, up to `through` (tests replay one migration). */
+export function migrate(db: Db, through = knownVersion()): void {
   const all = migrations();
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > knownVersion()) throw new SchemaTooNewError(current, knownVersion());
   for (const m of all) {
-    if (m.version <= current) continue;
+    if (m.version <= current || m.version > through) continue;
     // Each migration and its version bump commit together, so a crash never leaves a half-applied step.
     db.transaction(() => {
       db.exec(m.sql);
