@@ -126,6 +126,7 @@ try {
 // (checkpointing its WAL) after the last write. A second signal exits at once; every write
 // acknowledged is committed already.
 let stopping = false;
+let stopWebhooks = () => {};
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) {
@@ -138,6 +139,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       // A refused request's count is taken back in the commit of the turn after its answer.
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
+      // A webhook attempt still in flight is cut off here, and recorded so, while the database is open.
+      stopWebhooks();
       db.close();
       jsonLog({ msg: 'stopped', signal });
       process.exit(0);
@@ -164,6 +167,8 @@ const app = createApp({
     allowLoopbackWebhooks: allowLoopback === '1',
   },
 });
+
+stopWebhooks = () => app.webhooks.stop();
 
 // The document is loaded before the banner, so that the first request does not wait for it.
 await app.loaded();

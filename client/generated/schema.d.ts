@@ -787,13 +787,14 @@ export interface webhooks {
          *     made, and the delivery connects to the address it checked. The delivery list says
          *     that a name resolved to an address that is not public, never which address.
          *
-         *     **Answering.** Answer any 2xx to acknowledge: the body of the answer is ignored
-         *     (the reference reads at most the first 4,096 bytes of it, `responseBodyCap` of
-         *     `x-webhook-delivery`). The delivery fails when no 2xx comes back in time: nothing
-         *     from the endpoint for 10 seconds (`noDataTimeout` of `x-webhook-delivery`), or no
-         *     complete answer within 15 seconds (`totalTimeout`). A redirect (3xx) fails it too and is
-         *     never followed. Verify the signature before acting on the event, and answer quickly:
-         *     do slow work after answering.
+         *     **Answering.** Answer any 2xx to acknowledge: the body of the answer is ignored.
+         *     The delivery fails when no complete 2xx answer comes back in time: nothing from the
+         *     endpoint for 10 seconds (`noDataTimeout` of `x-webhook-delivery`), or no complete
+         *     answer within 15 seconds of the start (`totalTimeout`). An answer is complete when its
+         *     status, its headers and its body have arrived, the body to its end or to its first
+         *     4,096 bytes (`responseBodyCap`), past which it is not read. A redirect (3xx) fails the
+         *     delivery too and is never followed. Verify the signature before acting on the event,
+         *     and answer quickly: do slow work after answering.
          *
          *     **Retries.** The reference sends each delivery once and does not retry a failed
          *     one (`retries` of `x-webhook-delivery` is empty): the account holder sees the failed

@@ -1,14 +1,17 @@
-import { stmt, type Db } from './db.js';
+import { immediate, stmt, type Db } from './db.js';
 import type { Sealer } from './secrets.js';
 
 export interface CardWebhookRow {
   card_id: string;
   url: string | null;
   secret: Buffer;
+  /** The secret a rotation replaced, sealed; it signs beside `secret` until `previous_until`. */
+  previous_secret: Buffer | null;
+  previous_until: number | null;
   updated_at: number;
 }
 
-export type AttemptOutcome = 'delivered' | 'timed_out' | 'redirected' | 'refused' | 'connection_failed';
+export type AttemptOutcome = 'delivered' | 'timed_out' | 'redirected' | 'refused' | 'connection_failed' | 'interrupted';
 
 export interface AttemptRow {
   delivery_id: string;
@@ -30,7 +33,9 @@ export interface DeliveryRow {
 }
 
 export function getCardWebhook(db: Db, cardId: string): CardWebhookRow | undefined {
-  return stmt(db, 'SELECT card_id, url, secret, updated_at FROM card_webhooks WHERE card_id = ?').get(cardId) as CardWebhookRow | undefined;
+  return stmt(db, 'SELECT card_id, url, secret, previous_secret, previous_until, updated_at FROM card_webhooks WHERE card_id = ?').get(cardId) as
+    | CardWebhookRow
+    | undefined;
 }
 
 /** The card's webhook row, made with a new sealed secret the first time it is asked for. */
@@ -47,22 +52,36 @@ export function setWebhookSecret(db: Db, sealer: Sealer, cardId: string, secret:
   stmt(db, 'UPDATE card_webhooks SET secret = ?, updated_at = ? WHERE card_id = ?').run(sealer.seal(secret), now, cardId);
 }
 
-export function insertDelivery(db: Db, row: DeliveryRow): void {
-  stmt(db, 'INSERT INTO webhook_deliveries (id, card_id, event_id, event_type, url, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+/** A delivery about to be attempted; `pendingUntil` (real clock) is when that attempt is over at the latest. */
+export function insertDelivery(db: Db, row: DeliveryRow, pendingUntil: number): void {
+  stmt(db, 'INSERT INTO webhook_deliveries (id, card_id, event_id, event_type, url, created_at, pending_until) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     row.id,
     row.card_id,
     row.event_id,
     row.event_type,
     row.url,
     row.created_at,
+    pendingUntil,
   );
 }
 
-export function insertAttempt(db: Db, row: AttemptRow): void {
-  stmt(
-    db,
-    'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  ).run(row.delivery_id, row.attempt, row.started_at, row.duration_ms, row.status_code, row.outcome, row.detail);
+/** Records an attempt's outcome, unless one is recorded already (an attempt ended by a stop, then settling late). */
+export function recordAttempt(db: Db, row: AttemptRow): void {
+  immediate(db, () => {
+    stmt(
+      db,
+      'INSERT OR IGNORE INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(row.delivery_id, row.attempt, row.started_at, row.duration_ms, row.status_code, row.outcome, row.detail);
+    stmt(db, 'UPDATE webhook_deliveries SET pending_until = NULL WHERE id = ?').run(row.delivery_id);
+  });
+}
+
+/** The deliveries still waiting for an outcome whose attempt was over at the latest before `before` (real clock). */
+export function overdueDeliveries(db: Db, before: number): { id: string; pending_until: number }[] {
+  return stmt(db, 'SELECT id, pending_until FROM webhook_deliveries WHERE pending_until IS NOT NULL AND pending_until < ?').all(before) as {
+    id: string;
+    pending_until: number;
+  }[];
 }
 
 /** The card's newest deliveries, newest first, each with its attempts in order. */

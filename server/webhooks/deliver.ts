@@ -38,6 +38,8 @@ export interface AttemptInput {
   responseBodyCap: number;
   resolve: Resolver;
   connect: Connector;
+  /** Aborted when the server stops: the attempt ends at once as `interrupted`. */
+  signal?: AbortSignal;
 }
 
 export interface AttemptResult {
@@ -45,6 +47,9 @@ export interface AttemptResult {
   outcome: AttemptOutcome;
   detail: string;
 }
+
+/** The sentence an attempt cut off by a stop records (here and for one found unfinished after a restart). */
+export const INTERRUPTED_DETAIL = 'The server stopped before the attempt was over; the delivery was not sent again.';
 
 /**
  * The address to dial for `url`, or why none may be: the name is resolved once, every address it
@@ -81,34 +86,53 @@ export async function dialTarget(url: URL, allowLoopback: boolean, resolve: Reso
 }
 
 /**
- * One attempt (section 6 item 2): a 2xx in time delivers; a redirect is never followed; nothing
- * from the endpoint for `noDataTimeoutMs`, or no answer within `totalTimeoutMs` of the start,
- * times out. At most `responseBodyCap` bytes of the answer's body are read, then the connection
- * is closed: the body is not used, and an endpoint must not be able to keep the sender reading.
+ * One attempt (section 6 item 2): a complete 2xx answer in time delivers; a redirect is never
+ * followed; nothing from the endpoint for `noDataTimeoutMs`, or no complete answer within
+ * `totalTimeoutMs` of the start, times out. An answer is complete when its body has ended, or
+ * when `responseBodyCap` bytes of it have come: the body is not used, and no more of it is read,
+ * so an endpoint cannot keep the sender reading.
  */
 export function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
   return new Promise((settle) => {
     let done = false;
     let socket: Socket | undefined;
     let noData: NodeJS.Timeout | undefined;
-    const total = setTimeout(() => finish(null, 'timed_out', `No answer within ${input.totalTimeoutMs / 1000} s.`), input.totalTimeoutMs);
+    let answered: number | null = null;
+    const seconds = (ms: number) => `${ms / 1000} s`;
+    const total = setTimeout(
+      () =>
+        answered === null
+          ? finish('timed_out', `No answer within ${seconds(input.totalTimeoutMs)}.`)
+          : finish('timed_out', `Answered ${answered}, but the answer was not complete within ${seconds(input.totalTimeoutMs)}.`),
+      input.totalTimeoutMs,
+    );
     const quiet = () => {
       clearTimeout(noData);
-      noData = setTimeout(() => finish(null, 'timed_out', `Nothing from the endpoint for ${input.noDataTimeoutMs / 1000} s.`), input.noDataTimeoutMs);
+      noData = setTimeout(
+        () =>
+          finish(
+            'timed_out',
+            answered === null ? `Nothing from the endpoint for ${seconds(input.noDataTimeoutMs)}.` : `Answered ${answered}, then nothing for ${seconds(input.noDataTimeoutMs)}.`,
+          ),
+        input.noDataTimeoutMs,
+      );
     };
-    const finish = (statusCode: number | null, outcome: AttemptOutcome, detail: string, keepReading?: IncomingMessage) => {
+    const onAbort = () => finish('interrupted', INTERRUPTED_DETAIL);
+    const finish = (outcome: AttemptOutcome, detail: string) => {
       if (done) return;
       done = true;
       clearTimeout(total);
       clearTimeout(noData);
-      settle({ statusCode, outcome, detail });
-      if (keepReading) drain(keepReading, input.responseBodyCap, Math.min(input.noDataTimeoutMs, input.totalTimeoutMs));
-      else socket?.destroy();
+      input.signal?.removeEventListener('abort', onAbort);
+      settle({ statusCode: answered, outcome, detail });
+      socket?.destroy();
     };
+    if (input.signal?.aborted) return onAbort();
+    input.signal?.addEventListener('abort', onAbort, { once: true });
     quiet();
     void dialTarget(input.url, input.allowLoopback, input.resolve).then((target) => {
       if (done) return;
-      if (typeof target === 'string') return finish(null, 'connection_failed', target);
+      if (typeof target === 'string') return finish('connection_failed', target);
       const req = request({
         method: 'POST',
         host: input.url.hostname.replace(/^\[|\]$/g, ''),
@@ -121,26 +145,31 @@ export function attemptDelivery(input: AttemptInput): Promise<AttemptResult> {
           return socket;
         },
       });
-      req.on('error', (e: NodeJS.ErrnoException) => finish(null, 'connection_failed', `The connection failed (${e.code ?? e.message}).`));
+      req.on('error', (e: NodeJS.ErrnoException) => finish('connection_failed', `The connection failed (${e.code ?? 'no answer'}).`));
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) return finish(status, 'delivered', `Answered ${status}.`, res);
-        if (status >= 300 && status < 400) return finish(status, 'redirected', `Answered ${status}, a redirect; not followed.`);
-        finish(status, 'refused', `Answered ${status}.`);
+        answered = status;
+        if (status >= 200 && status < 300) return readToCompletion(res, input.responseBodyCap, () => finish('delivered', `Answered ${status}.`), () =>
+          finish('connection_failed', `Answered ${status}, but the connection closed before the answer was complete.`),
+        );
+        res.resume();
+        if (status >= 300 && status < 400) return finish('redirected', `Answered ${status}, a redirect; not followed.`);
+        finish('refused', `Answered ${status}.`);
       });
       req.end(input.body);
     });
   });
 }
 
-/** Reads and discards at most `cap` bytes of a delivered answer, for at most `ms`, then closes. */
-function drain(res: IncomingMessage, cap: number, ms: number): void {
+/** Reads and discards the answer's body: `complete` at its end or at `cap` bytes, `cut` if the connection ends first. */
+function readToCompletion(res: IncomingMessage, cap: number, complete: () => void, cut: () => void): void {
   let read = 0;
-  const stop = setTimeout(() => res.destroy(), ms);
   res.on('data', (chunk: Buffer) => {
     read += chunk.length;
-    if (read >= cap) res.destroy();
+    if (read >= cap) complete();
   });
-  res.on('close', () => clearTimeout(stop));
-  res.on('error', () => {});
+  res.on('end', complete);
+  res.on('aborted', cut);
+  res.on('error', cut);
+  res.on('close', () => (res.complete ? complete() : cut()));
 }

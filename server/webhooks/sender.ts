@@ -3,9 +3,9 @@ import type { Db } from '../store/db.js';
 import type { Sealer } from '../store/secrets.js';
 import type { Clock } from '../domain/clock.js';
 import { newId } from '../store/ids.js';
-import { insertAttempt, insertDelivery } from '../store/webhooks.js';
+import { insertDelivery, overdueDeliveries, recordAttempt, type AttemptRow } from '../store/webhooks.js';
 import type { WebhookFormat } from './format.js';
-import { attemptDelivery, systemConnector, systemResolver, type Connector, type Resolver } from './deliver.js';
+import { attemptDelivery, INTERRUPTED_DETAIL, systemConnector, systemResolver, type Connector, type Resolver } from './deliver.js';
 
 /** What the sender reaches the network and the wall clock through; tests replace each. */
 export interface WebhookTransport {
@@ -30,48 +30,105 @@ export interface WebhookSenderOptions {
   transport?: Partial<WebhookTransport>;
 }
 
+/**
+ * How long past its total bound an attempt may take to be recorded before it is taken for cut off:
+ * its outcome is written a moment after the bound, by a process that may be busy.
+ */
+export const RECORDING_GRACE_MS = 1000;
+
 /** A new signing secret: 32 random bytes, with a prefix that says what it is when it turns up in a paste. */
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
+interface InFlight {
+  deliveryId: string;
+  started: number;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
 /**
  * Sends deliveries in the background and records every attempt. The reference makes one attempt
  * per delivery (`retries` of the document's `x-webhook-delivery` is empty): the account holder
- * reads the outcome in the delivery list and sends again.
+ * reads the outcome in the delivery list and sends again. Every delivery gets an outcome: one cut
+ * off by a stop is recorded `interrupted` by `stop()`, and one cut off by a crash (or by a stop of
+ * another process on the same file) by `settleOverdue()` once its attempt is over at the latest.
  */
 export class WebhookSender {
   private readonly transport: WebhookTransport;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<InFlight>();
+  private stopped = false;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.transport = { ...systemTransport, ...options.transport };
     if (options.format.retries.length > 0) throw new Error('this server does not retry webhook deliveries; the document asks for retries');
+    this.settleOverdue();
+  }
+
+  get format(): WebhookFormat {
+    return this.options.format;
+  }
+
+  private get totalTimeoutMs(): number {
+    return this.transport.totalTimeoutMs ?? this.options.format.totalTimeoutMs;
   }
 
   /** Starts a test delivery to `url`, signed with `secret`; returns its ids at once. */
   sendTest(cardId: string, url: string, secret: string): { deliveryId: string; eventId: string } {
+    if (this.stopped) throw new Error('the webhook sender has stopped');
     const { db, clock } = this.options;
     const deliveryId = newId('whd');
     const eventId = newId('evt');
     const createdAt = clock.now();
     const event = { id: eventId, type: 'test', created_at: new Date(createdAt).toISOString(), agent_card_id: cardId };
-    insertDelivery(db, { id: deliveryId, card_id: cardId, event_id: eventId, event_type: 'test', url, created_at: createdAt });
-    const done = this.deliver(deliveryId, new URL(url), Buffer.from(JSON.stringify(event)), secret).finally(() => this.inFlight.delete(done));
-    this.inFlight.add(done);
+    const started = this.transport.wallClock();
+    insertDelivery(db, { id: deliveryId, card_id: cardId, event_id: eventId, event_type: 'test', url, created_at: createdAt }, started + this.totalTimeoutMs + RECORDING_GRACE_MS);
+    const abort = new AbortController();
+    const flight: InFlight = { deliveryId, started, abort, done: Promise.resolve() };
+    flight.done = this.deliver(flight, new URL(url), Buffer.from(JSON.stringify(event)), secret).finally(() => this.inFlight.delete(flight));
+    this.inFlight.add(flight);
     return { deliveryId, eventId };
   }
 
   /** Resolves once every delivery started so far has its attempt recorded (tests, and a clean stop). */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight].map((f) => f.done));
   }
 
-  private async deliver(deliveryId: string, url: URL, body: Buffer, secret: string): Promise<void> {
-    const { format, allowLoopback, db } = this.options;
+  /**
+   * A stop: every attempt in flight ends now and is recorded `interrupted`, while the database is
+   * still open (the caller closes it next). Nothing is sent again after a restart.
+   */
+  stop(): void {
+    this.stopped = true;
+    for (const flight of this.inFlight) {
+      this.record(flight.deliveryId, { started_at: flight.started, duration_ms: this.transport.wallClock() - flight.started, status_code: null, outcome: 'interrupted', detail: INTERRUPTED_DETAIL });
+      flight.abort.abort();
+    }
+  }
+
+  /** Records `interrupted` for every delivery whose attempt is over at the latest and was never recorded. */
+  settleOverdue(): void {
+    const now = this.transport.wallClock();
+    const window = this.totalTimeoutMs + RECORDING_GRACE_MS;
+    for (const { id, pending_until } of overdueDeliveries(this.options.db, now)) {
+      this.record(id, { started_at: pending_until > window ? pending_until - window : now, duration_ms: 0, status_code: null, outcome: 'interrupted', detail: INTERRUPTED_DETAIL });
+    }
+  }
+
+  private record(deliveryId: string, attempt: Omit<AttemptRow, 'delivery_id' | 'attempt'>): void {
+    try {
+      recordAttempt(this.options.db, { delivery_id: deliveryId, attempt: 1, ...attempt });
+    } catch {
+      // The database closed while the attempt was in flight: stop() recorded it first, or the next start will.
+    }
+  }
+
+  private async deliver(flight: InFlight, url: URL, body: Buffer, secret: string): Promise<void> {
+    const { format, allowLoopback } = this.options;
     const { wallClock, resolve, connect } = this.transport;
-    const started = wallClock();
-    const t = String(format.timestampUnit === 'milliseconds' ? started : Math.floor(started / 1000));
+    const t = String(format.timestampUnit === 'milliseconds' ? flight.started : Math.floor(flight.started / 1000));
     const result = await attemptDelivery({
       url,
       body,
@@ -82,15 +139,12 @@ export class WebhookSender {
       },
       allowLoopback,
       noDataTimeoutMs: this.transport.noDataTimeoutMs ?? format.noDataTimeoutMs,
-      totalTimeoutMs: this.transport.totalTimeoutMs ?? format.totalTimeoutMs,
+      totalTimeoutMs: this.totalTimeoutMs,
       responseBodyCap: format.responseBodyCap,
       resolve,
       connect,
-    }).catch((e: Error) => ({ statusCode: null, outcome: 'connection_failed' as const, detail: `The attempt failed (${e.message}).` }));
-    try {
-      insertAttempt(db, { delivery_id: deliveryId, attempt: 1, started_at: started, duration_ms: Math.max(0, wallClock() - started), ...result, status_code: result.statusCode });
-    } catch {
-      // The database closed while the attempt was in flight (a stop): the delivery stays listed as pending.
-    }
+      signal: flight.abort.signal,
+    }).catch((e: Error) => ({ statusCode: null, outcome: 'connection_failed' as const, detail: `The attempt failed (${e.name}).` }));
+    this.record(flight.deliveryId, { started_at: flight.started, duration_ms: Math.max(0, wallClock() - flight.started), status_code: result.statusCode, outcome: result.outcome, detail: result.detail });
   }
 }
