@@ -75,7 +75,6 @@ export function createApp(options: AppOptions) {
   const pages = linkPages(contract);
   const webhooks = new WebhookSender({
     db: options.db,
-    sealer,
     clock: options.clock,
     format: webhookFormat(contract),
     allowLoopback: config.allowLoopbackWebhooks,

@@ -772,7 +772,8 @@ export interface webhooks {
         /**
          * An agent card's event, delivered to its webhook endpoint
          * @description What an agent card's webhook endpoint receives (section 6): a `POST` of one event as
-         *     JSON, signed with the card's signing secret in `Vault-Signature`. Webhooks are
+         *     JSON, signed with the card's signing secret in `Vault-Signature` (for 24 hours after a
+         *     rotation, with the secret it replaced as well: see the header). Webhooks are
          *     delivered per agent card, on Plus and Enterprise (`x-plans` `webhookNotifications`);
          *     the account holder sets the endpoint, reads and rotates the signing secret, sends a
          *     test delivery and reads the recent deliveries in the dashboard (the reference
@@ -1850,7 +1851,18 @@ export interface components {
          *     `agent_card_id`, over `t`, a period and the raw body (section 6 item 3). Verify it over
          *     the raw request bytes, never a re-serialised body, compare in constant time, and refuse
          *     a `t` far from your own clock (the client's `verifyWebhookRequest` allows 300 seconds
-         *     either way). The header's name, this format, the algorithm and the unit of `t` are the
+         *     either way).
+         *
+         *     **Several signatures.** For 24 hours after the account holder rotates the card's
+         *     signing secret (`rotationOverlap`), the secret it replaced stays valid beside the new
+         *     one, and the header carries one `v1` entry per valid secret, the current secret's
+         *     first: `t=<t>,v1=<signature with the new secret>,v1=<signature with the previous>`.
+         *     Every entry signs the same `t` and body. A receiver accepts the delivery when any
+         *     `v1` entry verifies with a secret it holds, so it can change secrets at its own pace
+         *     within the overlap; it ignores entries it cannot verify, and any other `name=value`
+         *     entry it does not know.
+         *
+         *     The header's name, this format, the algorithm, the unit of `t` and the overlap are the
          *     reference server's choices (section 6 item 6 does not show them), machine-readable in
          *     `x-signature-format`; the client reads them from there.
          * @example t=1764201600,v1=0c5f6bbb5b0ad2b7a2f1b1a3d9e5a0f7c1c8d2e4b6a8f0e2d4c6b8a0f2e4d6c8
@@ -2787,7 +2799,18 @@ export interface operations {
                  *     `agent_card_id`, over `t`, a period and the raw body (section 6 item 3). Verify it over
                  *     the raw request bytes, never a re-serialised body, compare in constant time, and refuse
                  *     a `t` far from your own clock (the client's `verifyWebhookRequest` allows 300 seconds
-                 *     either way). The header's name, this format, the algorithm and the unit of `t` are the
+                 *     either way).
+                 *
+                 *     **Several signatures.** For 24 hours after the account holder rotates the card's
+                 *     signing secret (`rotationOverlap`), the secret it replaced stays valid beside the new
+                 *     one, and the header carries one `v1` entry per valid secret, the current secret's
+                 *     first: `t=<t>,v1=<signature with the new secret>,v1=<signature with the previous>`.
+                 *     Every entry signs the same `t` and body. A receiver accepts the delivery when any
+                 *     `v1` entry verifies with a secret it holds, so it can change secrets at its own pace
+                 *     within the overlap; it ignores entries it cannot verify, and any other `name=value`
+                 *     entry it does not know.
+                 *
+                 *     The header's name, this format, the algorithm, the unit of `t` and the overlap are the
                  *     reference server's choices (section 6 item 6 does not show them), machine-readable in
                  *     `x-signature-format`; the client reads them from there.
                  * @example t=1764201600,v1=0c5f6bbb5b0ad2b7a2f1b1a3d9e5a0f7c1c8d2e4b6a8f0e2d4c6b8a0f2e4d6c8

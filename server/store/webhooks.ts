@@ -48,8 +48,14 @@ export function setWebhookUrl(db: Db, cardId: string, url: string | null, now: n
   stmt(db, 'UPDATE card_webhooks SET url = ?, updated_at = ? WHERE card_id = ?').run(url, now, cardId);
 }
 
-export function setWebhookSecret(db: Db, sealer: Sealer, cardId: string, secret: string, now: number): void {
-  stmt(db, 'UPDATE card_webhooks SET secret = ?, updated_at = ? WHERE card_id = ?').run(sealer.seal(secret), now, cardId);
+/** A rotation: `secret` becomes the current one, the one it replaces signs on until `previousUntil`. */
+export function rotateWebhookSecret(db: Db, sealer: Sealer, cardId: string, secret: string, previousUntil: number, now: number): void {
+  stmt(db, 'UPDATE card_webhooks SET previous_secret = secret, previous_until = ?, secret = ?, updated_at = ? WHERE card_id = ?').run(
+    previousUntil,
+    sealer.seal(secret),
+    now,
+    cardId,
+  );
 }
 
 /** A delivery about to be attempted; `pendingUntil` (real clock) is when that attempt is over at the latest. */

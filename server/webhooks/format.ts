@@ -8,8 +8,11 @@ import type { Contract } from '../contract.js';
  */
 export interface WebhookFormat {
   header: string;
-  /** The header's value for `t` and a signature, from the document's template. */
-  headerValue(t: string, signature: string): string;
+  /**
+   * The header's value for `t` and one signature per valid secret, from the document's templates:
+   * `value` with the first, then `additionalSignature` for each further one (a rotation's overlap).
+   */
+  headerValue(t: string, signatures: string[]): string;
   /** The signature of `t` and the raw body with the card's secret. */
   sign(secret: string, t: string, body: Buffer): string;
   timestampUnit: 'seconds' | 'milliseconds';
@@ -17,6 +20,8 @@ export interface WebhookFormat {
   totalTimeoutMs: number;
   responseBodyCap: number;
   retries: number[];
+  /** How long a rotated secret keeps signing beside its successor. */
+  rotationOverlapMs: number;
 }
 
 export function webhookFormat(contract: Contract): WebhookFormat {
@@ -29,15 +34,21 @@ export function webhookFormat(contract: Contract): WebhookFormat {
   if (format.algorithm !== 'HMAC-SHA256' || format.signedPayload !== '{t}.{body}') {
     throw new Error(`this server signs only HMAC-SHA256 over {t}.{body}, not ${format.algorithm} over ${format.signedPayload}`);
   }
+  if (!Number.isInteger(format.rotationOverlap) || format.rotationOverlap < 0 || typeof format.additionalSignature !== 'string') {
+    throw new Error('x-signature-format needs additionalSignature and a whole rotationOverlap in seconds');
+  }
   const encoding: 'hex' | 'base64' = format.signatureEncoding;
+  const entry = (template: string, signature: string) => template.replace('{signature}', signature);
   return {
     header: header.name,
-    headerValue: (t, signature) => String(format.value).replace('{t}', t).replace('{signature}', signature),
+    headerValue: (t, [first, ...more]) =>
+      entry(String(format.value).replace('{t}', t), first!) + more.map((signature) => entry(format.additionalSignature, signature)).join(''),
     sign: (secret, t, body) => createHmac('sha256', secret).update(`${t}.`).update(body).digest(encoding),
     timestampUnit: format.timestampUnit,
     noDataTimeoutMs: delivery.noDataTimeout * 1000,
     totalTimeoutMs: delivery.totalTimeout * 1000,
     responseBodyCap: delivery.responseBodyCap,
     retries: delivery.retries,
+    rotationOverlapMs: format.rotationOverlap * 1000,
   };
 }

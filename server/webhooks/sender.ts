@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.js';
-import type { Sealer } from '../store/secrets.js';
 import type { Clock } from '../domain/clock.js';
 import { newId } from '../store/ids.js';
 import { insertDelivery, overdueDeliveries, recordAttempt, type AttemptRow } from '../store/webhooks.js';
@@ -22,7 +21,6 @@ export const systemTransport: WebhookTransport = { resolve: systemResolver, conn
 
 export interface WebhookSenderOptions {
   db: Db;
-  sealer: Sealer;
   clock: Clock;
   format: WebhookFormat;
   /** The deployment setting that lets a receiver on this machine (loopback, http:// too) take deliveries. */
@@ -74,8 +72,8 @@ export class WebhookSender {
     return this.transport.totalTimeoutMs ?? this.options.format.totalTimeoutMs;
   }
 
-  /** Starts a test delivery to `url`, signed with `secret`; returns its ids at once. */
-  sendTest(cardId: string, url: string, secret: string): { deliveryId: string; eventId: string } {
+  /** Starts a test delivery to `url`, signed with each of `secrets` (the current one first); returns its ids at once. */
+  sendTest(cardId: string, url: string, secrets: string[]): { deliveryId: string; eventId: string } {
     if (this.stopped) throw new Error('the webhook sender has stopped');
     const { db, clock } = this.options;
     const deliveryId = newId('whd');
@@ -86,7 +84,7 @@ export class WebhookSender {
     insertDelivery(db, { id: deliveryId, card_id: cardId, event_id: eventId, event_type: 'test', url, created_at: createdAt }, started + this.totalTimeoutMs + RECORDING_GRACE_MS);
     const abort = new AbortController();
     const flight: InFlight = { deliveryId, started, abort, done: Promise.resolve() };
-    flight.done = this.deliver(flight, new URL(url), Buffer.from(JSON.stringify(event)), secret).finally(() => this.inFlight.delete(flight));
+    flight.done = this.deliver(flight, new URL(url), Buffer.from(JSON.stringify(event)), secrets).finally(() => this.inFlight.delete(flight));
     this.inFlight.add(flight);
     return { deliveryId, eventId };
   }
@@ -125,7 +123,7 @@ export class WebhookSender {
     }
   }
 
-  private async deliver(flight: InFlight, url: URL, body: Buffer, secret: string): Promise<void> {
+  private async deliver(flight: InFlight, url: URL, body: Buffer, secrets: string[]): Promise<void> {
     const { format, allowLoopback } = this.options;
     const { wallClock, resolve, connect } = this.transport;
     const t = String(format.timestampUnit === 'milliseconds' ? flight.started : Math.floor(flight.started / 1000));
@@ -135,7 +133,7 @@ export class WebhookSender {
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': 'credential-vault-webhooks/1',
-        [format.header]: format.headerValue(t, format.sign(secret, t, body)),
+        [format.header]: format.headerValue(t, secrets.map((secret) => format.sign(secret, t, body))),
       },
       allowLoopback,
       noDataTimeoutMs: this.transport.noDataTimeoutMs ?? format.noDataTimeoutMs,
