@@ -826,8 +826,9 @@ export interface components {
          * @description A card as the catalog lists it. A card is either limited to an allow list of sites
          *     (`anySite: false`) or usable on any site (`anySite: true`, though it may still have a
          *     private block list; a fill on a blocked host fails with `merchant_blocked`). The
-         *     allow list and block list themselves are not listed. Other members may be present; they
-         *     are not specified, so do not rely on them.
+         *     allow list and block list themselves are not listed. An agent card carries its id,
+         *     `agentCardId`, the reference server's own member. Other members may be present; they are
+         *     not specified, so do not rely on them.
          */
         CardEntry: {
             /**
@@ -835,6 +836,14 @@ export interface components {
              *     private block list). `false`: the card fills only on the sites of its allow list.
              */
             anySite: boolean;
+            /**
+             * @description Present on an agent card: its id, which the card's webhook events name in
+             *     `agent_card_id` (section 6 item 3), so an agent can tell which of the cards it holds
+             *     an event is about. Absent on a card that is not an agent card. Section 2.1 names no
+             *     such member; it is this server's, and another deployment may not send it.
+             * @example card_9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a49
+             */
+            agentCardId?: string;
             /**
              * @description The card's tokens: the card number (`number`) and the security code
              *     (`securityCode`).
@@ -1659,7 +1668,9 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description The agent card the event is about; its signing secret signs the delivery (section 6 item 3).
+             * @description The agent card the event is about; its signing secret signs the delivery (section 6
+             *     item 3). An agent finds the card among those it holds by the `agentCardId` of the
+             *     catalog's card entries (GET `/v1/tokens`).
              * @example card_9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a49
              */
             agent_card_id: string;

@@ -2,6 +2,7 @@ import type { Db } from '../store/db.js';
 import { extraSitesOf, listLogins, type LoginRow } from '../store/logins.js';
 import { tokensOf } from '../store/tokens.js';
 import type { AddressRow } from '../store/profile.js';
+import type { CardRow } from '../store/cards.js';
 import { keyLoginIds } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { accountData, changedSince, historyOf, positionOf, type Tokens } from './catalog-parts.js';
@@ -142,17 +143,21 @@ function merged(all: LoginRow[], byId: Map<string, LoginRow>, kept: BuiltList, c
  */
 interface CardEntry {
   anySite: boolean;
+  /** An agent card's id, which its webhook events name (`agent_card_id`); the reference's own member. */
+  agentCardId?: string;
   tokens: Record<string, string>;
 }
 const cardsAnySite = new WeakMap<Record<string, string>, CardEntry>();
 const cardsForSites = new WeakMap<Record<string, string>, CardEntry>();
 const addressEntries = new WeakMap<AddressRow, { tokens: Record<string, string> | undefined; entry: { label: string; tokens: Record<string, string> } }>();
 
-function cardEntry(own: Record<string, string> | undefined, anySite: boolean): CardEntry {
-  if (own === undefined) return { anySite, tokens: {} };
+// A card's id and agent flag never change, and its token record is its own: the record keys the entry.
+function cardEntry(card: CardRow, own: Record<string, string> | undefined, anySite: boolean): CardEntry {
+  const agent = card.agent === 1 ? { agentCardId: card.id } : {};
+  if (own === undefined) return { anySite, ...agent, tokens: {} };
   const built = anySite ? cardsAnySite : cardsForSites;
   let entry = built.get(own);
-  if (entry === undefined) built.set(own, (entry = { anySite, tokens: { ...own } }));
+  if (entry === undefined) built.set(own, (entry = { anySite, ...agent, tokens: { ...own } }));
   return entry;
 }
 
@@ -193,12 +198,12 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
 
   let cardEntries;
   if (page === undefined) {
-    cardEntries = keptEntries(cards, tokens, () => cards.map((c) => cardEntry(tokens.get(c.id), c.any_site === 1)));
+    cardEntries = keptEntries(cards, tokens, () => cards.map((c) => cardEntry(c, tokens.get(c.id), c.any_site === 1)));
   } else {
     const forPage = site
       ? cards.filter((c) => c.any_site !== 1 && cardDomains.get(c.id)?.has(site.domain) === true)
       : [];
-    cardEntries = [...forPage.map((c) => cardEntry(tokens.get(c.id), false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(tokens.get(c.id), true))];
+    cardEntries = [...forPage.map((c) => cardEntry(c, tokens.get(c.id), false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c, tokens.get(c.id), true))];
   }
 
   const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id)), scopes.account(key.account_id)) : undefined;
