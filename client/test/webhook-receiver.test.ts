@@ -2,8 +2,9 @@
 // deliveries from the reference server: a real test delivery is verified, parsed into its typed event
 // and acknowledged; the same delivery with its body tampered with, re-signed with a stale `t`, or
 // signed with another secret is refused; a verified event of a type the document does not describe is
-// acknowledged and ignored; the README's signing program's delivery is accepted; and a real delivery
-// after the secret is rotated (the receiver keeps the old one) fails.
+// acknowledged and ignored; the README's signing program's delivery is accepted; and after the secret
+// is rotated (the receiver keeps the old one) a real delivery verifies during the overlap, and fails
+// once a second rotation has dropped the old secret.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -161,10 +162,14 @@ describe('the README webhook receiver', () => {
     await until(async () => (output.includes('event test for agent card card_local') ? true : undefined));
   });
 
-  it('when the secret is rotated and the receiver still has the old one, then the real delivery is refused and listed as refused', async () => {
+  it('when the secret is rotated and the receiver still has the old one, then deliveries verify during the overlap, and are refused once a second rotation drops it', async () => {
     await fixture('PUT', hook, { url: receiverUrl });
     await fixture('POST', `${hook}/secret`);
-    const { deliveryId } = await fixture('POST', `${hook}/test`);
-    expect(await lastDelivery(deliveryId)).toMatchObject({ status: 'failed', attempts: [{ statusCode: 400, outcome: 'refused' }] });
+    const during = await fixture('POST', `${hook}/test`);
+    expect(await lastDelivery(during.deliveryId)).toMatchObject({ status: 'delivered' });
+    // A rotation during the overlap drops the oldest secret at once: the receiver's is gone.
+    await fixture('POST', `${hook}/secret`);
+    const after = await fixture('POST', `${hook}/test`);
+    expect(await lastDelivery(after.deliveryId)).toMatchObject({ status: 'failed', attempts: [{ statusCode: 400, outcome: 'refused' }] });
   });
 });

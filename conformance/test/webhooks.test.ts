@@ -47,9 +47,8 @@ describe('the webhook cases against the reference server', () => {
       {},
     ).finally(() => delete process.env.BACK_OFFICE_TOKEN);
     expect(run.notRun).toHaveLength(4);
-    expect(new Set(run.results.map((r) => r.reason))).toEqual(
-      new Set(['the driver cannot registerWebhook, sendTestWebhook, webhookDeliveries', 'the driver cannot registerWebhook']),
-    );
+    // Every webhook case proves a delivery (or its absence), so each needs all three methods.
+    expect(new Set(run.results.map((r) => r.reason))).toEqual(new Set(['the driver cannot registerWebhook, sendTestWebhook, webhookDeliveries']));
     expect(run.exitCode).toBe(4);
   }, 60_000);
 });
