@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { AccountHolderDriver } from '../drivers/driver.js';
@@ -31,11 +31,13 @@ import { jsonReport } from './report/json.js';
 import { htmlReport } from './report/html.js';
 import { checkReportPaths, writeReport } from './report/paths.js';
 import { tally, type Scope } from './report/tally.js';
-import { EXIT_MEANING, type ExitCode, type ReportInput } from './report/input.js';
+import type { ExitCode, ReportInput } from './report/input.js';
 import { listing } from './report/listing.js';
 import { changedOperationsReport } from './report/contract-diff.js';
 import { requirementRows, requirementTotals, requirementsLine } from './report/requirements.js';
-import { generationReport, runGeneration, type GenerationSummary } from './generate/run.js';
+import { generationNotStarted, generationReport, runGeneration, type GenerationSummary } from './generate/run.js';
+import { generatedResults } from './generate/results.js';
+import { exitLine } from './report/exit-line.js';
 
 export interface RunSummary {
   generation?: GenerationSummary;
@@ -67,6 +69,12 @@ export interface Catalogue {
   ineligible: Record<string, string>;
 }
 
+/** A report's path as the user would type it: relative to the working folder when it is inside it. */
+function relativeTo(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
 /** Loads the document and the catalogue, and refuses a catalogue that breaks its own rules. */
 export function loadCatalogue(documentFile: string, catalogue: Catalogue): { doc: ApiDocument; cases: Case[] } {
   const doc = ApiDocument.load(documentFile);
@@ -93,10 +101,10 @@ function selectedBy(settings: Settings): string[] {
 }
 
 /** 1 on a failure, 3 on an error, 4 when cases could not run for a missing capability (unless accepted), else 0. */
-function exitCodeOf(results: CaseResult[], generated: string[], capabilityMissing: number, acceptIncomplete: boolean): ExitCode {
+function exitCodeOf(results: CaseResult[], capabilityMissing: number, acceptIncomplete: boolean): ExitCode {
   const verdicts = results.map(verdictOf);
-  if (verdicts.some((v) => v === 'failed' || v === 'unexpected-pass') || generated.includes('failed')) return 1;
-  if (verdicts.includes('error') || generated.includes('error')) return 3;
+  if (verdicts.some((v) => v === 'failed' || v === 'unexpected-pass')) return 1;
+  if (verdicts.includes('error')) return 3;
   if (capabilityMissing > 0 && !acceptIncomplete) return 4;
   return 0;
 }
@@ -202,16 +210,29 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
         reporter.result(r, detail);
       },
     });
-    const generation = settings.generate && !stop?.requested
-      ? await runGeneration(env, { count: settings.generate.count, timeLimitMs: settings.generate.timeLimitMs, jobs: settings.jobs, spend: settings.spend, only: settings.only, skip: settings.skip })
-      : undefined;
+    const generationOptions = settings.generate && { count: settings.generate.count, timeLimitMs: settings.generate.timeLimitMs, jobs: settings.jobs, spend: settings.spend, only: settings.only, skip: settings.skip };
+    let generation: GenerationSummary | undefined;
+    if (generationOptions) {
+      generation = stop?.signal
+        ? generationNotStarted(env, generationOptions, stop.signal)
+        : await runGeneration(env, { ...generationOptions, stop, progress: settings.verbosity === 'quiet' ? undefined : (line) => out.write(`${line}\n`) });
+    }
+    // Each generated property is a result like a case's: printed, counted and reported with them.
+    const generated = generation ? generatedResults(generation, settings.seed, settings.generate!.count) : undefined;
+    for (const c of generated?.cases ?? []) byId.set(c.id, c);
+    for (const r of generated?.results ?? []) {
+      const detail = generated!.details.get(r.id)!;
+      details.set(r.id, detail);
+      reporter.result(r, detail);
+    }
+    const reported = { cases: [...cases, ...(generated?.cases ?? [])], results: [...results, ...(generated?.results ?? [])] };
     const coverage = contractCoverage(doc, cases, results, catalogue.ineligible);
     const durationMs = performance.now() - started;
-    const scope: Scope = { catalogue: settings.generate?.only ? results.length : all.length, selectedBy: selectedBy(settings) };
-    const counts = tally(results, scope);
+    const scope: Scope = { catalogue: settings.generate?.only ? 0 : all.length, selectedBy: selectedBy(settings), generated: new Set(generated?.cases.map((c) => c.id)) };
+    const counts = tally(reported.results, scope);
     const interrupted = stop?.signal;
-    if (results.length > 0 || interrupted) out.write(reporter.summary(results, { tally: counts, judgement: settings.judgement, acceptIncomplete: settings.acceptIncomplete, interrupted }));
-    if (generation) out.write(generationReport(generation, settings.seed, settings.generate!.count, (t) => secrets.mask(t)));
+    if (reported.results.length > 0 || interrupted) out.write(reporter.summary(reported.results, { tally: counts, judgement: settings.judgement, acceptIncomplete: settings.acceptIncomplete, interrupted }));
+    if (generation) out.write(generationReport(generation, settings.seed));
     const totals = coverageTotals(coverage);
     if (results.length > 0) {
       out.write(
@@ -221,19 +242,24 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     }
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);
-    let exitCode: ExitCode = interrupted ? signalExitCode(interrupted) : exitCodeOf(results, generation?.outcomes.map((o) => o.state) ?? [], counts.notRun.capability, settings.acceptIncomplete);
-    const input: ReportInput = { settings, doc, cases, results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation, interrupted, recording, operationOf: (request) => operations.get(request) };
+    let exitCode: ExitCode = interrupted ? signalExitCode(interrupted) : exitCodeOf(reported.results, counts.notRun.capability, settings.acceptIncomplete);
+    const input: ReportInput = { settings, doc, cases: reported.cases, results: reported.results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation, interrupted, recording, operationOf: (request) => operations.get(request), canaries: env.canaries };
+    const written: string[] = [];
     for (const report of REPORTS) {
       const file = report.file(settings);
       if (!file) continue;
       const problem = writeReport(report.option, file, report.render(input));
-      if (!problem) continue;
+      if (!problem) {
+        written.push(`${report.option.slice(2)} ${relativeTo(file)}`);
+        continue;
+      }
       out.write(`${problem}\n`);
       // A failure's verdict and a signal's stand; otherwise a report the run could not keep is a run not completed.
       if (exitCode === 0 || exitCode === 4) exitCode = 3;
     }
-    out.write(`exit ${exitCode}: ${EXIT_MEANING[exitCode]}\n`);
-    return { exitCode, results, coverage, durationMs, seed: settings.seed, manualClock, generation, judgement: settings.judgement };
+    if (written.length > 0) out.write(`reports: ${written.join(', ')}\n`);
+    out.write(`${exitLine(exitCode, counts, settings.acceptIncomplete)}\n`);
+    return { exitCode, results: reported.results, coverage, durationMs, seed: settings.seed, manualClock, generation, judgement: settings.judgement };
   } finally {
     await driver?.close?.();
     connection.close();

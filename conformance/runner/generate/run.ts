@@ -2,17 +2,17 @@ import fc from 'fast-check';
 import type { Case } from '../case.js';
 import { CaseContext, describeResponse, type RunEnvironment } from '../context.js';
 import { codeOf, type Exchange } from '../exchange.js';
-import { CaseFailure, RunnerError } from '../outcome.js';
-import { describeBasis, reference } from '../basis.js';
-import { notRunReason } from '../run.js';
+import { CaseFailure, RunnerError, type NotRunKind } from '../outcome.js';
+import { reference } from '../basis.js';
+import { whyNotRun } from '../run.js';
 import { hashString } from '../data.js';
 import { matchesAny } from '../catalogue.js';
-import { replayOf } from '../report/replay.js';
 import { properties, type Generated, type Property } from './properties.js';
 import { sequenceProperty, type SequenceProperty } from './sequences.js';
 
 type AnyProperty = Property | SequenceProperty;
 import { Stock } from './stock.js';
+import type { Stop } from '../stop.js';
 
 /**
  * Inputs generated from the document (`--generate N`): per operation, valid requests and requests
@@ -29,7 +29,14 @@ export interface GenerationOptions {
   /** `--only` and `--skip` patterns, applied to property ids as to case ids. */
   only: string[];
   skip: string[];
+  /** A stop a signal asked for: no generated request is sent after it, and the properties under way get its grace. */
+  stop?: Stop;
+  /** Progress, a line at a time: a failure as it is found, and the counts at a steady, low rate. */
+  progress?: (line: string) => void;
 }
+
+/** Seconds between two lines of progress without a terminal: a steady and low rate for a CI log. */
+export const PROGRESS_EVERY_S = 15;
 
 /** Rounds at most: each spreads what is left of the budget over the properties still passing. */
 const ROUNDS = 6;
@@ -39,6 +46,11 @@ export interface PropertyOutcome {
   operationId: string;
   kind: string;
   state: 'passed' | 'failed' | 'error' | 'not-run';
+  /** For `not-run`: the kind of reason and its cause in a few words, as a case's. */
+  notRun?: { kind: NotRunKind; label: string };
+  /** For `error`: what failed (the network, the driver, a stop's grace running out). */
+  errorKind?: RunnerError['kind'];
+  durationMs: number;
   requests: number;
   /** Requests per rule broken (or valid shape tried). */
   byRule: Record<string, number>;
@@ -71,14 +83,17 @@ function expectAnswer(ctx: CaseContext, generated: Generated, ex: Exchange): voi
   ctx.check(ex.response.status === status && (code === undefined || codeOf(ex.response) === code), `${status}${code ? ` ${code}` : ''} for ${generated.rule}`, () => describeResponse(ex), where, ex);
 }
 
-async function runProperty(p: AnyProperty, env: RunEnvironment, seed: number, runs: number, deadline: number, budget: { left: number }, outcome: PropertyOutcome): Promise<void> {
+async function runProperty(p: AnyProperty, env: RunEnvironment, seed: number, runs: number, deadline: number, budget: { left: number }, outcome: PropertyOutcome, stop?: Stop): Promise<void> {
+  const started = performance.now();
   const ctx = new CaseContext(env, asCase(p), 1, { honourRetryAfter: false, pace: true });
+  // After a stop, every run left returns at once: fast-check ends its runs (and a shrink) without a request.
+  const over = () => error !== undefined || Date.now() > deadline || budget.left <= 0 || stop?.requested === true;
   const stock = new Stock(ctx);
   const g = { ctx, stock, doc: env.doc };
   let error: RunnerError | undefined;
   let last: { generated: Generated; exchange?: Exchange } | undefined;
   const sequences = fc.asyncProperty(p.kind === 'sequence' ? p.arbitrary : fc.constant(async () => 0), async (walk) => {
-    if (error || Date.now() > deadline || budget.left <= 0) return;
+    if (over()) return;
     const before = ctx.exchanges.length;
     try {
       await walk(g);
@@ -93,7 +108,7 @@ async function runProperty(p: AnyProperty, env: RunEnvironment, seed: number, ru
     }
   });
   const requests = fc.asyncProperty(p.kind === 'sequence' ? fc.constant(async () => ({}) as Generated) : p.arbitrary, async (build) => {
-    if (error || Date.now() > deadline || budget.left <= 0) return;
+    if (over()) return;
     let generated: Generated;
     try {
       generated = await build(g);
@@ -127,8 +142,22 @@ async function runProperty(p: AnyProperty, env: RunEnvironment, seed: number, ru
       error = e instanceof RunnerError ? e : new RunnerError('runner', (e as Error).message);
     }
   });
-  const result = await fc.check(p.kind === 'sequence' ? sequences : requests, { numRuns: runs, seed, interruptAfterTimeLimit: Math.max(1, deadline - Date.now()), markInterruptAsFailure: false });
-  await ctx.cleanup();
+  const expiry = stop?.expiry();
+  let result: fc.RunDetails<[unknown]>;
+  try {
+    const checked = fc.check(p.kind === 'sequence' ? sequences : requests, { numRuns: runs, seed, interruptAfterTimeLimit: Math.max(1, deadline - Date.now()), markInterruptAsFailure: false });
+    result = (await Promise.race([checked, ...(expiry ? [expiry.promise] : [])])) as fc.RunDetails<[unknown]>;
+  } catch (e) {
+    // The stop's grace ran out with a request under way: the property ends as interrupted, its accounts deleted.
+    outcome.state = 'error';
+    outcome.reason = (e as Error).message;
+    outcome.errorKind = e instanceof RunnerError ? e.kind : 'runner';
+    return;
+  } finally {
+    expiry?.cancel();
+    await ctx.cleanup();
+    outcome.durationMs += performance.now() - started;
+  }
   if (result.failed && result.errorInstance instanceof CaseFailure) {
     if (p.kind === 'sequence') last = { generated: { rule: `the walk ${String(result.counterexample?.[0] ?? '')}`.slice(0, 400), call: {}, expect: 'accepted' } };
     outcome.state = 'failed';
@@ -143,28 +172,67 @@ async function runProperty(p: AnyProperty, env: RunEnvironment, seed: number, ru
   } else if (error) {
     outcome.state = 'error';
     outcome.reason = error.message;
+    outcome.errorKind = error.kind;
   } else if (result.failed) {
     outcome.state = 'error';
     outcome.reason = String(result.errorInstance);
   }
 }
 
+/** The properties `--only` and `--skip` select, in the order they run and are reported. */
+function selectedProperties(env: RunEnvironment, options: Pick<GenerationOptions, 'spend' | 'only' | 'skip'>): AnyProperty[] {
+  const probe = new CaseContext(env, asCase({ id: 'getTokenCatalog/generated', needs: { driver: true }, costs: {} }), 1);
+  return [...properties({ ctx: probe, stock: new Stock(probe), doc: env.doc }, options.spend), sequenceProperty()].filter(
+    (p) => (options.only.length === 0 || matchesAny(p.id, options.only)) && !matchesAny(p.id, options.skip),
+  );
+}
+
+function stoppedBy(signal: string): Pick<PropertyOutcome, 'reason' | 'notRun'> {
+  return { reason: `not started: the run was interrupted by ${signal}`, notRun: { kind: 'stopped', label: `interrupted by ${signal}` } };
+}
+
+/** The generation of a run a signal stopped before it began: every property selected, not run. */
+export function generationNotStarted(env: RunEnvironment, options: Pick<GenerationOptions, 'spend' | 'only' | 'skip'>, signal: string): GenerationSummary {
+  const outcomes = selectedProperties(env, options).map(
+    (p): PropertyOutcome => ({ id: p.id, operationId: p.operationId, kind: p.kind, state: 'not-run', ...stoppedBy(signal), requests: 0, byRule: {}, durationMs: 0 }),
+  );
+  return { outcomes, requests: 0, durationMs: 0 };
+}
+
+/** A line of counts every PROGRESS_EVERY_S seconds, and one for each property as it fails. */
+function progressOf(options: GenerationOptions, outcomes: Map<string, PropertyOutcome>, started: number): { failed(o: PropertyOutcome): void; stop(): void } {
+  const say = options.progress;
+  if (!say) return { failed: () => undefined, stop: () => undefined };
+  const line = () => {
+    const list = [...outcomes.values()];
+    const sent = list.reduce((n, o) => n + o.requests, 0);
+    const failed = list.filter((o) => o.state === 'failed').length;
+    return `generating: ${sent} of ${options.count} requests in ${((Date.now() - started) / 1000).toFixed(0)} s; ${failed} ${failed === 1 ? 'property' : 'properties'} failed so far`;
+  };
+  const timer = setInterval(() => say(line()), PROGRESS_EVERY_S * 1000);
+  timer.unref();
+  return {
+    failed: (o) => say(`generating: FAIL ${o.id}: ${o.failure?.rule ?? o.reason ?? ''} (shrinking done; details at the end)`),
+    stop: () => clearInterval(timer),
+  };
+}
+
 export async function runGeneration(env: RunEnvironment, options: GenerationOptions): Promise<GenerationSummary> {
   const started = Date.now();
   const deadline = started + options.timeLimitMs;
-  const probe = new CaseContext(env, asCase({ id: 'getTokenCatalog/generated', needs: { driver: true }, costs: {} }), 1);
-  const all = [...properties({ ctx: probe, stock: new Stock(probe), doc: env.doc }, options.spend), sequenceProperty()].filter(
-    (p) => (options.only.length === 0 || matchesAny(p.id, options.only)) && !matchesAny(p.id, options.skip),
-  );
+  const all = selectedProperties(env, options);
   const outcomes = new Map<string, PropertyOutcome>();
   const runnable: AnyProperty[] = [];
   for (const p of all) {
-    const reason = notRunReason(asCase(p), env, options.spend);
-    outcomes.set(p.id, { id: p.id, operationId: p.operationId, kind: p.kind, state: reason ? 'not-run' : 'passed', requests: 0, byRule: {}, ...(reason ? { reason } : {}) });
-    if (!reason) runnable.push(p);
+    const why = whyNotRun(asCase(p), env, options.spend);
+    outcomes.set(p.id, { id: p.id, operationId: p.operationId, kind: p.kind, state: why ? 'not-run' : 'passed', requests: 0, byRule: {}, durationMs: 0, ...(why ? { reason: why.reason, notRun: { kind: why.kind, label: why.label } } : {}) });
+    if (!why) runnable.push(p);
   }
+  const progress = progressOf(options, outcomes, started);
+  options.progress?.(`generating ${options.count} requests for ${runnable.length} ${runnable.length === 1 ? 'property' : 'properties'} (at most ${options.timeLimitMs / 1000} s); a line every ${PROGRESS_EVERY_S} s`);
   const budget = { left: options.count };
-  for (let round = 0; round < ROUNDS && budget.left > 0 && Date.now() < deadline; round++) {
+  const stopped = () => options.stop?.requested === true;
+  for (let round = 0; round < ROUNDS && budget.left > 0 && Date.now() < deadline && !stopped(); round++) {
     const going = runnable.filter((p) => outcomes.get(p.id)!.state === 'passed');
     if (going.length === 0) break;
     const weight = going.reduce((s, p) => s + p.weight, 0);
@@ -173,35 +241,31 @@ export async function runGeneration(env: RunEnvironment, options: GenerationOpti
     const queue = going.map((p) => ({ p, runs: Math.max(1, Math.ceil((share * p.weight) / weight / (p.kind === 'sequence' ? 12 : 1))) }));
     let next = 0;
     const worker = async () => {
-      while (next < queue.length) {
+      while (next < queue.length && !stopped()) {
         const { p, runs } = queue[next++]!;
-        await runProperty(p, env, (env.seed ^ hashString(`${p.id}#${round}`)) >>> 0, runs, deadline, budget, outcomes.get(p.id)!);
+        const outcome = outcomes.get(p.id)!;
+        await runProperty(p, env, (env.seed ^ hashString(`${p.id}#${round}`)) >>> 0, runs, deadline, budget, outcome, options.stop);
+        if (outcome.state === 'failed') progress.failed(outcome);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, queue.length)) }, worker));
+  }
+  progress.stop();
+  const signal = options.stop?.signal;
+  if (signal) {
+    // What no request reached is not run; what had passed so far ran part of its share, and says so.
+    for (const o of outcomes.values()) {
+      if (o.state !== 'passed') continue;
+      if (o.requests === 0) Object.assign(o, { state: 'not-run', ...stoppedBy(signal) });
+      else o.reason = `passed its ${o.requests} requests before the run was interrupted by ${signal}`;
+    }
   }
   const list = all.map((p) => outcomes.get(p.id)!);
   return { outcomes: list, requests: list.reduce((s, o) => s + o.requests, 0), durationMs: Date.now() - started };
 }
 
-/** The generation's part of the console report: per property, then each failure as a curl command. */
-export function generationReport(summary: GenerationSummary, seed: number, count: number, mask: (t: string) => string): string {
-  const lines = ['', `generated requests: ${summary.requests} in ${(summary.durationMs / 1000).toFixed(1)} s (${(summary.requests / Math.max(0.001, summary.durationMs / 1000)).toFixed(0)} a second)`];
-  for (const o of summary.outcomes) {
-    const state = { passed: 'PASS', failed: 'FAIL', error: 'ERROR', 'not-run': 'NOT RUN' }[o.state];
-    lines.push(`${state.padEnd(8)} ${o.id} (${o.requests} requests${o.reason ? `; ${o.reason}` : ''})`);
-  }
-  for (const o of summary.outcomes.filter((x) => x.failure)) {
-    const f = o.failure!;
-    lines.push(
-      '',
-      `FAILED ${o.id}: ${f.rule}`,
-      `Expected  ${f.failure.expected}`,
-      `Received  ${f.failure.received}`,
-      `Written   ${[f.failure.where.pointer, describeBasis(f.failure.where)].filter(Boolean).join(' · ')}`,
-      ...(f.exchange ? [`Replay    ${replayOf(f.exchange)}`] : []),
-      `Shrunk    ${f.shrinks} times; the same inputs again: --generate ${count} --seed ${seed} (fast-check seed ${f.seed}${f.path ? `, path ${f.path}` : ''})`,
-    );
-  }
-  return mask(`${lines.join('\n')}\n`);
+/** The generation's line in the console summary; its properties are printed and counted as cases. */
+export function generationReport(summary: GenerationSummary, seed: number): string {
+  const rate = (summary.requests / Math.max(0.001, summary.durationMs / 1000)).toFixed(0);
+  return `generated requests: ${summary.requests} in ${(summary.durationMs / 1000).toFixed(1)} s (${rate} a second); the same inputs again with --seed ${seed}\n`;
 }

@@ -7,7 +7,7 @@ import { formatFailure, formatSameCause } from './failure.js';
 import { deviationsHeading, groupDeviations, groupLine } from './deviations.js';
 import { CauseTracker, causeLines, failureCauses } from './causes.js';
 import { byGroupKey, chapterGroup } from './labels.js';
-import { incompleteLine, judgementWords, notRunLines, ranLine, referenceLine, verdictOf, type Tally, type Verdict } from './tally.js';
+import { count, incompleteLine, judgementWords, notRunLines, ranLine, referenceLine, verdictOf, type Tally, type Verdict } from './tally.js';
 
 export { verdictOf, type Verdict } from './tally.js';
 
@@ -69,9 +69,10 @@ export class ConsoleReporter {
       if (this.verbosity !== 'quiet') this.out.write(`\r\x1b[K${this.progress()} ${r.id}`);
       return;
     }
+    // A failure's own block starts with its verdict and id: it is printed once, in place of the line.
+    if (failure) return this.out.write(`${failure}\n\n`);
     const line = `${LABEL[verdict].padEnd(8)} ${r.id}${note}${r.durationMs >= 1000 ? ` (${(r.durationMs / 1000).toFixed(1)} s)` : ''}\n`;
     if (this.verbosity === 'verbose' || (this.verbosity === 'normal' && verdict !== 'not-run') || verdict === 'unexpected-pass') this.out.write(line);
-    if (failure) this.out.write(`${failure}\n\n`);
   }
 
   private progress(): string {
@@ -113,7 +114,8 @@ export class ConsoleReporter {
     lines.push('');
     if (run.interrupted) lines.push(`INTERRUPTED by ${run.interrupted}: no case started after it; the cases under way were ended; the summary and the reports cover what ran`);
     lines.push(judgementWords(run.judgement));
-    lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${results.length} cases: `) + (t.deviations ? `, ${t.deviations} distinct deviation${t.deviations === 1 ? '' : 's'}` : ''));
+    const causes = t.failureCauses > 0 && t.failureCauses < t.verdicts.failed ? ` (${count(t.failureCauses, 'distinct cause')})` : '';
+    lines.push(this.progress().replace(/^\[\d+\/\d+\] /, `${count(results.length, 'case')}: `).replace(/ failed/, ` failed${causes}`) + (t.deviations ? `, ${count(t.deviations, 'distinct deviation')}` : ''));
     const references = referenceLine(t);
     if (references) lines.push(references);
     lines.push(ranLine(t));

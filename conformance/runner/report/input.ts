@@ -8,6 +8,7 @@ import type { GenerationSummary } from '../generate/run.js';
 import type { CoverageRow } from './coverage.js';
 import type { Tally } from './tally.js';
 import type { OperationOf, Recording } from '../har.js';
+import type { Canaries } from '../canaries.js';
 
 /**
  * Exit status: 0 every case that ran passed and nothing needed was left out; 1 a case failed (or a
@@ -50,4 +51,6 @@ export interface ReportInput {
   recording?: Recording;
   /** The operation an exchange of a case was for. */
   operationOf?: OperationOf;
+  /** The values the runner stored through the driver, which the HAR file masks as it masks secrets. */
+  canaries?: Canaries;
 }

@@ -1,4 +1,5 @@
 import { replayOf } from './replay.js';
+import { isGenerated } from '../generate/results.js';
 import { coverageTotals } from './coverage.js';
 import { verdictOf } from './tally.js';
 import { groupDeviations } from './deviations.js';
@@ -31,7 +32,7 @@ export function jsonReport(input: ReportInput): string {
     exitCode: input.exitCode,
     exitMeaning: EXIT_MEANING[input.exitCode],
     durationMs: Math.round(input.durationMs),
-    totals: { ...t.verdicts, deviations: t.deviations, requirements: requirementTotals(requirements) },
+    totals: { ...t.verdicts, deviations: t.deviations, failureCauses: t.failureCauses, generated: t.generated.properties, requirements: requirementTotals(requirements) },
     catalogue: {
       cases: t.catalogue,
       selected: t.selected,
@@ -50,6 +51,7 @@ export function jsonReport(input: ReportInput): string {
       return {
         id: r.id,
         title: c.title,
+        ...(isGenerated(c) ? { generated: true } : {}),
         sections: c.sections,
         requirements: c.requirements,
         ...(c.basis?.kind === 'reference' ? { referenceChoice: c.basis.why } : {}),

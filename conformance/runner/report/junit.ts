@@ -79,6 +79,8 @@ export function junitXml(input: ReportInput): string {
     ['document', input.doc.version],
     ['seed', String(input.settings.seed)],
     ['exit-code', String(input.exitCode)],
+    // One fault fails many cases: the number of distinct causes says how many there are to fix.
+    ['failure-causes', String(input.tally.failureCauses)],
     ...(input.interrupted ? [['interrupted', `by ${input.interrupted}: the cases not started are skipped, those under way ended as errors`]] : []),
   ];
   const timestamp = input.startedAt.toISOString().replace(/\.\d+Z$/, '');

@@ -15,6 +15,12 @@ export interface Group {
 }
 
 const BEYOND = { http: { key: 'http', title: 'HTTP' }, reference: { key: 'reference', title: "Reference server's choices" } } as const;
+const GENERATED: Group = { key: 'generated', title: 'Generated inputs' };
+
+/** A generated property (`--generate`), filed apart from the catalogue's cases. */
+function generated(c: object): boolean {
+  return (c as { generated?: unknown }).generated === true;
+}
 
 function basisKind(c: Pick<Case, 'basis'>): 'http' | 'reference' {
   return c.basis?.kind === 'reference' ? 'reference' : 'http';
@@ -22,6 +28,7 @@ function basisKind(c: Pick<Case, 'basis'>): 'http' | 'reference' {
 
 /** The top-level group of a case, for a summary by chapter. */
 export function chapterGroup(c: Pick<Case, 'sections' | 'basis'>): Group {
+  if (generated(c)) return GENERATED;
   const first = c.sections[0];
   if (first) {
     const chapter = chapterOf(first);
@@ -32,12 +39,14 @@ export function chapterGroup(c: Pick<Case, 'sections' | 'basis'>): Group {
 
 /** The JUnit segment of a case's group: `s4_6` for section 4.6, `http` or `reference` without one. */
 export function junitSegment(c: Pick<Case, 'sections' | 'basis'>): string {
+  if (generated(c)) return GENERATED.key;
   const first = c.sections[0];
   return first ? `s${first.replace(/\./g, '_')}` : basisKind(c);
 }
 
 /** The title of a JUnit suite or HTML group named by `junitSegment`. */
 export function segmentTitle(c: Pick<Case, 'sections' | 'basis'>): string {
+  if (generated(c)) return GENERATED.title;
   const first = c.sections[0];
   return first ? `${first} ${SECTIONS[first] ?? ''}`.trim() : BEYOND[basisKind(c)].title;
 }

@@ -1,6 +1,7 @@
 import type { CaseResult, NotRunKind } from '../outcome.js';
 import type { Judgement } from '../basis.js';
 import { groupDeviations } from './deviations.js';
+import { failureCauses } from './causes.js';
 
 /**
  * The counts every report prints, from one place: each verdict, how much of the catalogue ran,
@@ -37,14 +38,20 @@ export interface Scope {
   catalogue: number;
   /** `--only`, `--skip`, `--section`, `--level must`: those given. */
   selectedBy: string[];
+  /** The results that are generated properties (`--generate`), counted apart from the catalogue's cases. */
+  generated?: ReadonlySet<string>;
 }
 
 export interface Tally {
   catalogue: number;
   /** Cases the selection kept. */
   selected: number;
-  /** Cases that ran (passed, failed, known, unexpected pass, error, or a reference choice matched or departed from). */
+  /** Cases that ran (passed, failed, known, unexpected pass, error, or a reference choice matched or departed from). Generated properties included. */
   ran: number;
+  /** Generated properties among the results, and those of them that ran. */
+  generated: { properties: number; ran: number };
+  /** Distinct causes of the failures: one fault that fails many cases counts once. */
+  failureCauses: number;
   verdicts: Record<Verdict, number>;
   /** Cases not run, by kind; `choice` includes the cases the selection left out. */
   notRun: Record<NotRunKind, number>;
@@ -59,7 +66,8 @@ export function tally(results: CaseResult[], scope: Scope): Tally {
   const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   const notRun: Record<NotRunKind, number> = { choice: 0, capability: 0, stopped: 0 };
   const reasons = new Map<string, { kind: NotRunKind; label: string; cases: number }>();
-  const leftOut = scope.catalogue - results.length;
+  const generated = results.filter((r) => scope.generated?.has(r.id));
+  const leftOut = scope.catalogue - (results.length - generated.length);
   if (leftOut > 0) {
     notRun.choice += leftOut;
     const label = `left out by ${scope.selectedBy.join(', ') || 'the selection'}`;
@@ -76,9 +84,11 @@ export function tally(results: CaseResult[], scope: Scope): Tally {
     reasons.set(`${kind} ${label}`, entry);
   }
   return {
-    catalogue: scope.catalogue,
+    catalogue: scope.catalogue + generated.length,
     selected: results.length,
     ran: results.length - verdicts['not-run'],
+    generated: { properties: generated.length, ran: generated.filter((r) => r.state !== 'not-run').length },
+    failureCauses: failureCauses(results).length,
     verdicts,
     notRun,
     reasons: [...reasons.values()].sort((a, b) => b.cases - a.cases),
@@ -89,9 +99,17 @@ export function tally(results: CaseResult[], scope: Scope): Tally {
 
 const KIND_WORDS: Record<NotRunKind, string> = { capability: 'for a missing capability', choice: 'by choice', stopped: 'stopped early' };
 
-/** One line: how much of the catalogue ran, and why the rest did not, with counts per cause. */
+/** `1 case`, `2 cases`. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** One line: how much of the catalogue (and of the generated properties) ran, and why the rest did not, with counts per cause. */
 export function ranLine(t: Tally): string {
-  const line = `catalogue: ${t.ran} of ${t.catalogue} cases ran`;
+  const g = t.generated;
+  const cases = `catalogue: ${t.ran - g.ran} of ${count(t.catalogue - g.properties, 'case')} ran`;
+  const properties = `generated inputs: ${g.ran} of ${count(g.properties, 'property', 'properties')} ran`;
+  const line = g.properties === 0 ? cases : t.catalogue === g.properties ? properties : `${cases}; ${properties}`;
   const groups = (['capability', 'choice', 'stopped'] as const)
     .filter((kind) => t.notRun[kind] > 0)
     .map((kind) => `${t.notRun[kind]} ${KIND_WORDS[kind]} [${t.reasons.filter((r) => r.kind === kind).map((r) => `${r.label} (${r.cases})`).join(', ')}]`);
