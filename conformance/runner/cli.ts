@@ -5,6 +5,7 @@ import { runConformance, runnerVersion, loadCatalogue, type Catalogue } from './
 import { defaultDocumentPath } from './document.js';
 import { EXIT_MEANING, type ExitCode } from './report/input.js';
 import { Stop, signalExitCode } from './stop.js';
+import { onStopSignals } from './signals.js';
 
 /** vault-conformance: the exit status is one of EXIT_MEANING's (report/input.ts). */
 
@@ -13,7 +14,7 @@ const EXAMPLES = `Examples:
   vault-conformance
 
   # against a deployment, with its own account-holder driver, allowing cases that spend limits
-  vault-conformance --base-url https://vault.staging.example.com --driver ./qa/driver.js --spend
+  vault-conformance --base-url https://vault.staging.example.com --driver ./qa/driver.mjs --spend
 
   # with given keys only (no driver): the cases that need the driver are not run, and the run
   # exits 4 (incomplete) unless that is accepted
@@ -45,34 +46,10 @@ function help(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * SIGINT and SIGTERM stop the run cleanly (stop.ts): no case starts, the cases under way get a
- * short bound, the driver's accounts are deleted, the reports are written and the summary printed.
- * A second signal exits at once, for a run whose cleaning up hangs.
- */
-function onSignals(stop: Stop): () => void {
-  const handle = (signal: NodeJS.Signals) => {
-    if (stop.requested) {
-      process.stderr.write(`vault-conformance: ${signal} again: exiting at once\n`);
-      process.exit(signalExitCode(signal));
-    }
-    stop.request(signal);
-    process.stderr.write(
-      `vault-conformance: ${signal}: stopping; no case starts now, the cases under way get ${stop.graceMs / 1000} s, then the driver's accounts are deleted and the reports written (send it again to exit at once)\n`,
-    );
-  };
-  process.on('SIGINT', handle);
-  process.on('SIGTERM', handle);
-  return () => {
-    process.off('SIGINT', handle);
-    process.off('SIGTERM', handle);
-  };
-}
-
 export async function main(argv: string[], catalogue: Catalogue, cwd = process.cwd(), env = process.env): Promise<number> {
   const out = { write: (t: string) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true };
   const stop = new Stop();
-  const forget = onSignals(stop);
+  const forget = onStopSignals(stop);
   try {
     const parsed = parseArgs(argv);
     if (parsed.help) {

@@ -122,12 +122,18 @@ function entry(r: Recorded, operationOf: OperationOf): Record<string, unknown> {
   };
 }
 
+/** A run a signal stopped says so in the log's comment (HAR 1.2's own field) and in `_interrupted`. */
+function interruptionOf(signal: string | undefined): Record<string, string> {
+  return signal ? { comment: `interrupted by ${signal}: the exchanges of the cases that ran, up to the stop`, _interrupted: signal } : {};
+}
+
 /** The HAR file; `mask` replaces the run's keys, tokens and header values with what they stand for. */
-export function harFile(recording: Recording, creator: { version: string }, operationOf: OperationOf, mask: (text: string) => string): string {
+export function harFile(recording: Recording, creator: { version: string; interrupted?: string }, operationOf: OperationOf, mask: (text: string) => string): string {
   const log = {
     log: {
       version: '1.2',
       creator: { name: 'vault-conformance', version: creator.version },
+      ...interruptionOf(creator.interrupted),
       entries: recording.exchanges.map((r) => entry(r, operationOf)),
     },
   };
