@@ -60,6 +60,20 @@ export class Canaries {
     return this.canaries.length;
   }
 
+  /**
+   * `text` with every stored value replaced by what it is (`<password>`), as sent: as stored,
+   * JSON-escaped, percent-encoded or form-encoded. The runner's own records (the HAR file) hold
+   * what it sent to the driver's back office, and must not keep them in clear.
+   */
+  maskStored(text: string, placeholder: (kind: CanaryKind) => string = (kind) => `<${kind}>`): string {
+    let out = text;
+    for (const { value, kind } of [...this.canaries].sort((a, b) => b.value.length - a.value.length)) {
+      const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, '+')]);
+      for (const form of forms) if (out.includes(form)) out = out.split(form).join(placeholder(kind));
+    }
+    return out;
+  }
+
   /** The first canary found in a response's headers or body, if any. */
   scan(headers: Record<string, string>, body: string): CanaryFinding | undefined {
     const places: [string, string][] = [...Object.entries(headers).map(([k, v]): [string, string] => [`header ${k}`, v]), ['body', body]];

@@ -24,6 +24,7 @@ import type { Settings } from './settings.js';
 import { Throttle } from './throttle.js';
 import { signalExitCode, type Stop } from './stop.js';
 import { harFile, Recording } from './har.js';
+import { harMask } from './har-masking.js';
 import { ConsoleReporter, verdictOf, type Output } from './report/console.js';
 import { contractCoverage, coverageMarkdown, coverageTotals, type CoverageRow } from './report/coverage.js';
 import { junitXml } from './report/junit.js';
@@ -115,7 +116,7 @@ const REPORTS: { option: string; file: (s: Settings) => string | undefined; rend
   { option: '--junit', file: (s) => s.junit, render: junitXml },
   { option: '--coverage', file: (s) => s.coverage, render: (input) => input.secrets.mask(coverageMarkdown(input.coverage, input.settings.judgement, input.results, input.interrupted)) },
   { option: '--html', file: (s) => s.html, render: htmlReport },
-  { option: '--har', file: (s) => s.har, render: (input) => harFile(input.recording!, input, input.operationOf ?? (() => undefined), (t) => input.secrets.mask(t)) },
+  { option: '--har', file: (s) => s.har, render: (input) => harFile(input.recording!, input, input.operationOf ?? (() => undefined), harMask(input.secrets, input.canaries)) },
 ];
 
 /** One run: select, check the target, run, report. Usage and configuration problems throw UsageError. */

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HttpRequest, Sent } from './http.js';
+import { maskHarLog, type HarMask } from './har-masking.js';
 
 /**
  * `--har FILE`: every request and response of a run, as HAR 1.2 (the format browsers' developer
@@ -127,8 +128,8 @@ function interruptionOf(signal: string | undefined): Record<string, string> {
   return signal ? { comment: `interrupted by ${signal}: the exchanges of the cases that ran, up to the stop`, _interrupted: signal } : {};
 }
 
-/** The HAR file; `mask` replaces the run's keys, tokens and header values with what they stand for. */
-export function harFile(recording: Recording, creator: { version: string; interrupted?: string }, operationOf: OperationOf, mask: (text: string) => string): string {
+/** The HAR file; `mask` replaces the run's secrets and stored values with what they stand for (har-masking.ts). */
+export function harFile(recording: Recording, creator: { version: string; interrupted?: string }, operationOf: OperationOf, mask: HarMask): string {
   const log = {
     log: {
       version: '1.2',
@@ -137,5 +138,7 @@ export function harFile(recording: Recording, creator: { version: string; interr
       entries: recording.exchanges.map((r) => entry(r, operationOf)),
     },
   };
-  return `${mask(JSON.stringify(log, null, 1))}\n`;
+  maskHarLog(log, mask);
+  // A last pass over the whole file, for a secret that reached it another way.
+  return `${mask.text(JSON.stringify(log, null, 1))}\n`;
 }

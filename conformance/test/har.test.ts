@@ -1,6 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../runner/options.js';
 import { startReference, type ReferenceServer } from './support/processes.js';
@@ -42,10 +45,11 @@ interface Har {
   };
 }
 
+let har: Har;
+let text: string;
+let run: Awaited<ReturnType<typeof conform>>;
+
 describe('the HAR file of a run', () => {
-  let har: Har;
-  let text: string;
-  let run: Awaited<ReturnType<typeof conform>>;
   beforeAll(async () => {
     const file = join(dir, 'run.har');
     run = await conform(['--base-url', server.base, '--admin-token', server.adminToken, '-H', 'X-Tenant: qa-nightly', '--har', file, ...CASES.flatMap((id) => ['--only', id])]);
@@ -86,7 +90,7 @@ describe('the HAR file of a run', () => {
     expect(text).not.toContain('qa-nightly');
     expect(text).toContain('<admin token>');
     expect(text).toMatch(/<API key[^>]*>/);
-    expect(text).toContain('<link token>');
+    expect(text).toContain('%3Clink%20token%3E');
     const tenant = har.log.entries[0]!.request.headers.find((h) => h.name === 'X-Tenant');
     expect(tenant?.value).toBe('<header X-Tenant>');
     const catalog = har.log.entries.find((e) => e._operationId === 'getTokenCatalog' && e.response.status === 200 && e.response.content.text?.includes('"logins"'))!;
@@ -97,6 +101,37 @@ describe('the HAR file of a run', () => {
       expect(Object.values(login.tokens).every((t) => t === '<token>')).toBe(true);
     }
     for (const card of body.cards) for (const [name, value] of Object.entries(card)) if (typeof value === 'string') expect(value, name).toBe('<token>');
+  });
+});
+
+/** The HAR 1.2 schema as har-validator checks a file with it (har-schema), URLs by the `uri` format. */
+function harValidator() {
+  const require = createRequire(import.meta.url);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+  const folder = dirname(require.resolve('har-schema/lib/har.json'));
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) ajv.addSchema(JSON.parse(readFileSync(join(folder, file), 'utf8')));
+  return ajv.getSchema('har.json#')!;
+}
+
+describe('the HAR file against the HAR schema, with the values the runner stored', () => {
+  it('when validated as har-validator does, then every entry is valid, a masked link token included, and no stored value is in clear', () => {
+    const validate = harValidator();
+    const ok = validate(har);
+    expect(validate.errors?.slice(0, 5) ?? [], 'schema errors').toEqual([]);
+    expect(ok).toBe(true);
+    // A link token in a path is masked with a stand-in a URI may carry.
+    const link = har.log.entries.find((e) => e.request.url.includes('/v1/approvals/'))!;
+    expect(link.request.url).toMatch(/\/v1\/approvals\/%3Clink%20token%3E/);
+    // What the driver stored (a login's password, a card's number) is masked in the requests to the back office.
+    const stored = har.log.entries.filter((e) => e.request.method === 'POST' && /\/_fixtures\/accounts\/[^/]+\/(logins|cards)$/.test(e.request.url));
+    expect(stored.length).toBeGreaterThan(0);
+    for (const e of stored) {
+      const body = JSON.parse(e.request.postData!.text) as { password?: string; number?: string };
+      if (e.request.url.endsWith('/logins')) expect(body.password).toBe('<password>');
+      else expect(body.number).toBe('<card number>');
+    }
   });
 });
 
