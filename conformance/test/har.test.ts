@@ -2,8 +2,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../runner/options.js';
 import { startReference, type ReferenceServer } from './support/processes.js';
@@ -106,7 +104,10 @@ describe('the HAR file of a run', () => {
 
 /** The HAR 1.2 schema as har-validator checks a file with it (har-schema), URLs by the `uri` format. */
 function harValidator() {
+  // Both are CommonJS: required, as runner/schemas.ts requires ajv.
   const require = createRequire(import.meta.url);
+  const Ajv = require('ajv') as typeof import('ajv').default;
+  const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
   ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
