@@ -3,7 +3,8 @@
  * (the dashboard side of the service, which the HTTP API does not offer to agents). The runner
  * ships one implementation over the reference server's fixture surface (drivers/fixtures.ts). A
  * deployment writes its own as an ES module that default-exports a `DriverFactory`, and passes its
- * path with `--driver ./my-driver.js` (options with `--driver-option name=value`).
+ * path with `--driver ./my-driver.mjs` (options with `--driver-option name=value`); a `.js` file is an
+ * ES module only in a package whose package.json says `"type": "module"`.
  *
  * Methods marked optional may be left out: the cases that need them then report "not run: the
  * driver cannot <method>". Every method throws (or rejects) when it cannot do what it was asked;

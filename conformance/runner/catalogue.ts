@@ -2,6 +2,7 @@ import type { ApiDocument } from './document.js';
 import { operationOf, type Case } from './case.js';
 import { SECTIONS, withinSection } from './sections.js';
 import { isRequirementId, requirement } from '../requirements/index.js';
+import { matchesTags } from './tags.js';
 
 /** `*` matches any run of characters, `?` one; everything else is literal. */
 export function globToRegExp(glob: string): RegExp {
@@ -18,6 +19,8 @@ export interface Selection {
   skip: string[];
   sections: string[];
   level: 'must' | 'should';
+  /** `--tag`: tags every selected case has (or, led by `!`, does not have). */
+  tags?: string[];
 }
 
 export function selectCases(cases: Case[], selection: Selection): Case[] {
@@ -26,7 +29,8 @@ export function selectCases(cases: Case[], selection: Selection): Case[] {
       (selection.only.length === 0 || matchesAny(c.id, selection.only)) &&
       !matchesAny(c.id, selection.skip) &&
       (selection.sections.length === 0 || c.sections.some((s) => selection.sections.some((w) => withinSection(s, w)))) &&
-      (selection.level === 'should' || c.level === 'must'),
+      (selection.level === 'should' || c.level === 'must') &&
+      matchesTags(c, selection.tags ?? []),
   );
 }
 

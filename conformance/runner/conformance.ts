@@ -31,7 +31,7 @@ import { junitXml } from './report/junit.js';
 import { jsonReport } from './report/json.js';
 import { htmlReport } from './report/html.js';
 import { checkReportPaths, writeReport } from './report/paths.js';
-import { tally, type Scope } from './report/tally.js';
+import { count, tally, type Scope } from './report/tally.js';
 import type { ExitCode, ReportInput } from './report/input.js';
 import { listing } from './report/listing.js';
 import { changedOperationsReport } from './report/contract-diff.js';
@@ -98,6 +98,7 @@ function selectedBy(settings: Settings): string[] {
     settings.skip.length > 0 ? '--skip' : '',
     settings.sections.length > 0 ? '--section' : '',
     settings.level === 'must' ? '--level must' : '',
+    settings.tags.length > 0 ? '--tag' : '',
   ].filter(Boolean);
 }
 
@@ -190,7 +191,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     };
     if (settings.verbosity !== 'quiet') {
       out.write(
-        `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : `${cases.length} cases`}; ` +
+        `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : count(cases.length, 'case')}; ` +
           `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
           `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
       );
@@ -204,7 +205,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
       spend: settings.spend,
       caseTimeoutMs: settings.caseTimeoutMs,
       maxFailures: settings.maxFailures,
-      knownReason: (id) => known.reasonFor(id),
+      knownReason: (r) => known.reasonFor(r.id, r.failure),
       stop,
       onResult: (r, detail) => {
         details.set(r.id, detail);
@@ -222,6 +223,8 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     const generated = generation ? generatedResults(generation, settings.seed, settings.generate!.count) : undefined;
     for (const c of generated?.cases ?? []) byId.set(c.id, c);
     for (const r of generated?.results ?? []) {
+      const reason = r.state === 'failed' || r.state === 'passed' ? known.reasonFor(r.id, r.failure) : undefined;
+      if (reason) r.known = reason;
       const detail = generated!.details.get(r.id)!;
       details.set(r.id, detail);
       reporter.result(r, detail);

@@ -17,7 +17,7 @@ export interface OptionDef {
 }
 
 export const OPTIONS: OptionDef[] = [
-  { name: 'base-url', kind: 'string', value: 'URL', group: 'Target', help: 'The deployment to test. Without it, the local reference server of `npm start` (read from data/local.json).' },
+  { name: 'base-url', kind: 'string', value: 'URL', group: 'Target', help: 'The deployment to test (or VAULT_CONFORMANCE_BASE_URL). Without either, the local reference server of `npm start` (read from data/local.json).' },
   { name: 'proxy-origin', kind: 'string', value: 'URL', group: 'Target', help: "The proxy's HTTP origin, for its health check (default: the base URL, as the reference server serves it)." },
   { name: 'key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key without the signup permission (or VAULT_CONFORMANCE_KEY).' },
   { name: 'signup-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key with the signup permission (or VAULT_CONFORMANCE_SIGNUP_KEY).' },
@@ -39,6 +39,7 @@ export const OPTIONS: OptionDef[] = [
   { name: 'only', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Run only these cases: an id or a glob (`getTokenCatalog/*`, `*/auth-*`); repeat it for several.' },
   { name: 'skip', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Leave out these cases (after --only); repeat it for several.' },
   { name: 'section', kind: 'list', value: 'N', group: 'Selection', help: 'Run only the cases that prove section N or a subsection of it (`4.6`, `8`); repeat it for several.' },
+  { name: 'tag', kind: 'list', value: 'TAG|!TAG', group: 'Selection', help: 'Run only the cases with this tag (or, led by !, without it); repeat it for several, all of which hold. Tags come from what each case declares: must, should, spec, http, reference, needs-driver, needs-keys, needs-manual-clock, webhooks, spends, creates-data, waits, generated. --list shows each case\'s.' },
   { name: 'level', kind: 'string', value: 'must|should', group: 'Selection', help: '`must` runs only the cases of requirements; `should` (default) runs them all.' },
   { name: 'spend', kind: 'boolean', group: 'Selection', help: 'Also run the cases that spend a rate limit, budget or ceiling, or create data the runner cannot remove. On by default against the local sandbox of data/local.json; off against any --base-url.' },
   { name: 'no-spend', kind: 'boolean', group: 'Selection', help: 'Never run those cases, even against the local sandbox.' },
@@ -47,7 +48,7 @@ export const OPTIONS: OptionDef[] = [
   { name: 'seed', kind: 'number', value: 'N', group: 'Running', help: 'Seed of every generated value (default: random, printed), so a run can be replayed.' },
   { name: 'repeat', kind: 'number', value: 'N', group: 'Running', help: 'Run each case N times; it passes only if every run passes (to find flaky behaviour).' },
   { name: 'max-rate', kind: 'number', value: 'N', group: 'Running', help: 'Requests per second outside the cases that test limits (default 20; 0 against the local sandbox: no pace). Retry-After is always honoured.' },
-  { name: 'timeout', kind: 'number', value: 'MS', group: 'Running', help: 'Time one request may take: its connection, the answer\'s head and its whole body (default 15000).' },
+  { name: 'timeout', kind: 'string', value: 'S', group: 'Running', help: 'Seconds one request may take: its connection, the answer\'s head and its whole body (default 15), as every duration of the runner; `1500ms` for milliseconds.' },
   { name: 'case-timeout', kind: 'number', value: 'S', group: 'Running', help: 'Time one case may take (default 120).' },
   { name: 'max-failures', kind: 'number', value: 'N', group: 'Running', help: 'Stop after N cases failed or errored (a target that went down, say): the cases not yet started are reported as not run, and every report is still written.' },
   { name: 'accept-incomplete', kind: 'boolean', group: 'Running', help: 'Exit 0 although some cases could not run for lack of a capability (no driver, a driver method, a manual clock, a key not given). Without it such a run exits 4. Cases left out by your own choice never change the exit status.' },
@@ -70,6 +71,7 @@ export const OPTIONS: OptionDef[] = [
 
 /** The environment the runner reads, for `--help`: secrets kept out of the command line (and `ps`), and the proxy. */
 export const ENVIRONMENT: { name: string; help: string }[] = [
+  { name: 'VAULT_CONFORMANCE_BASE_URL', help: 'as --base-url' },
   { name: 'VAULT_CONFORMANCE_KEY', help: 'as --key' },
   { name: 'VAULT_CONFORMANCE_SIGNUP_KEY', help: 'as --signup-key' },
   { name: 'VAULT_CONFORMANCE_OTHER_ACCOUNT_KEY', help: 'as --other-account-key' },

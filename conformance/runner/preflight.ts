@@ -7,6 +7,7 @@ import type { Settings } from './settings.js';
 import { RunnerError } from './outcome.js';
 import { sleep } from './throttle.js';
 import { checkKeys } from './key-checks.js';
+import { withNetworkHint } from './network-hints.js';
 import type { Stop } from './stop.js';
 
 /**
@@ -87,7 +88,7 @@ async function probe(settings: Settings, connection: Connection, timeoutMs: numb
   try {
     res = await connection.send(connection.request({ method: 'GET', url: `${base}/v1/recipes`, headers: { accept: 'application/json' } }), timeoutMs);
   } catch (e) {
-    if (e instanceof RunnerError) return `cannot reach ${base}: ${e.message}`;
+    if (e instanceof RunnerError) return `cannot reach ${base}: ${withNetworkHint(e.message, base)}`;
     throw e;
   }
   return notTheApi(base, res);

@@ -16,8 +16,8 @@ export interface RunOptions {
   caseTimeoutMs: number;
   /** Stop starting cases once this many have failed or errored (`--max-failures`). */
   maxFailures?: number;
-  /** The known-deviations file's reason for a case, if it lists it (`--expect-fail`). */
-  knownReason?: (id: string) => string | undefined;
+  /** The known-deviations file's reason for a case's result, if it lists the case or its failure's cause (`--expect-fail`). */
+  knownReason?: (result: CaseResult) => string | undefined;
   onResult?: (result: CaseResult, detail: CaseDetail) => void;
   /** A stop a signal asked for: no case starts after it, and those under way get its grace, then end as interrupted. */
   stop?: Stop;
@@ -111,7 +111,7 @@ export async function runCases(cases: Case[], env: RunEnvironment, options: RunO
   const limited = () => options.maxFailures !== undefined && failing >= options.maxFailures;
   const stopped = () => limited() || options.stop?.requested === true;
   const finish = (r: { result: CaseResult; detail: CaseDetail }) => {
-    const known = options.knownReason?.(r.result.id);
+    const known = options.knownReason?.(r.result);
     if (known && (r.result.state === 'failed' || r.result.state === 'passed')) r.result.known = known;
     if (counts(r.result)) failing++;
     results.set(r.result.id, r.result);

@@ -7,6 +7,7 @@ import { camel, coerce, configName, OPTIONS, UsageError, type Parsed } from './o
 import { defaultDocumentPath } from './document.js';
 import type { ConnectionSettings } from './http.js';
 import { proxySettings } from './proxy.js';
+import { checkTags } from './tags.js';
 
 /** Everything one run needs to know, from the command line, a config file and data/local.json. */
 export interface Settings {
@@ -29,6 +30,7 @@ export interface Settings {
   skip: string[];
   sections: string[];
   level: 'must' | 'should';
+  tags: string[];
   spend: boolean;
   list: boolean;
   jobs: number;
@@ -136,6 +138,29 @@ function generateSettings(o: Parsed): Settings['generate'] {
   return { count: o.generate, timeLimitMs: (typeof o.generateTime === 'number' ? o.generateTime : 600) * 1000, only: o.generateOnly === true };
 }
 
+function checkedTags(tags: string[]): string[] {
+  checkTags(tags);
+  return tags;
+}
+
+/** The longest wait for one answer a whole number of seconds can mean: a larger one was meant as milliseconds. */
+const MAX_ANSWER_WAIT_S = 600;
+
+/** `--timeout`: seconds (`15`, `2.5`, `15s`) or milliseconds (`1500ms`), as a number of milliseconds. */
+function durationMs(value: unknown, defaultS: number): number {
+  if (value === undefined) return defaultS * 1000;
+  const text = String(value).trim();
+  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text);
+  if (!m) throw new UsageError(`--timeout needs seconds (such as 15) or milliseconds with ms (such as 1500ms), got "${text}"`);
+  const n = Number(m[1]);
+  if (m[2] === 'ms') return Math.max(1, Math.round(n));
+  if (n > MAX_ANSWER_WAIT_S && m[2] === undefined) {
+    throw new UsageError(`--timeout is in seconds, as every duration of the runner; ${text} s is over ${MAX_ANSWER_WAIT_S} s: give ${n >= 1000 ? n / 1000 : n} if seconds were meant, or ${text}ms`);
+  }
+  if (n <= 0) throw new UsageError('--timeout needs more than 0');
+  return Math.round(n * 1000);
+}
+
 /** Merges the config file under the command line, then fills the local sandbox's settings when no target is given. */
 export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv): Settings {
   const fromFile = typeof cli.config === 'string' ? readConfigFile(resolve(cwd, cli.config), env) : {};
@@ -146,7 +171,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
   const secret = (k: string) => str(k) ?? (env[FROM_ENVIRONMENT[k]!] || undefined);
   const num = (k: string, d: number) => (typeof o[k] === 'number' ? (o[k] as number) : d);
 
-  let baseUrl = str('baseUrl');
+  let baseUrl = str('baseUrl') ?? (env.VAULT_CONFORMANCE_BASE_URL || undefined);
   let local = false;
   const keys: Partial<Record<KeyRole, string>> = {
     key: secret('key'),
@@ -214,6 +239,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     only: (o.only as string[] | undefined) ?? [],
     skip: (o.skip as string[] | undefined) ?? [],
     sections: (o.section as string[] | undefined) ?? [],
+    tags: checkedTags((o.tag as string[] | undefined) ?? []),
     level: level as Settings['level'],
     spend: o.noSpend === true ? false : o.spend === true || local,
     list: o.list === true,
@@ -221,7 +247,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     seed: typeof o.seed === 'number' ? o.seed : Math.floor(Math.random() * 2 ** 31),
     repeat,
     maxRate: num('maxRate', local ? 0 : 20),
-    timeoutMs: num('timeout', 15000),
+    timeoutMs: durationMs(o.timeout, 15),
     caseTimeoutMs: num('caseTimeout', 120) * 1000,
     maxFailures: typeof o.maxFailures === 'number' ? o.maxFailures : undefined,
     acceptIncomplete: o.acceptIncomplete === true,

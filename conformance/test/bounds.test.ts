@@ -207,7 +207,7 @@ describe('a run against a deployment that never finishes an answer', () => {
   ])('when every answer after the probe is %s, then with --timeout 3000 each case ends in a timeout error, and the run ends with its verdict', async (_name, hostile) => {
     const target = await after(hostile);
     const started = performance.now();
-    const run = await conform(['--base-url', target.origin, '--timeout', String(TIMEOUT), '--max-rate', '0', ...CASES.flatMap((id) => ['--only', id])]);
+    const run = await conform(['--base-url', target.origin, '--timeout', `${TIMEOUT}ms`, '--max-rate', '0', ...CASES.flatMap((id) => ['--only', id])]);
     const ms = performance.now() - started;
     expect(run.errors, run.output).toEqual([...CASES].sort());
     for (const result of run.results) expect([result.id, result.error?.kind]).toEqual([result.id, 'timeout']);
@@ -219,7 +219,7 @@ describe('a run against a deployment that never finishes an answer', () => {
   it('when the key checks meet a body that drips for ever, then the run stops before any case with one line, at the deadline', async () => {
     const target = await after((socket) => (socket.write(`${HEAD}Transfer-Encoding: chunked\r\n\r\n`), drip(socket, '', 500, '1\r\n \r\n')), false);
     const started = performance.now();
-    await expect(conform(['--base-url', target.origin, '--timeout', String(TIMEOUT), '--max-rate', '0', '--only', CASES[0]!])).rejects.toThrow(
+    await expect(conform(['--base-url', target.origin, '--timeout', `${TIMEOUT}ms`, '--max-rate', '0', '--only', CASES[0]!])).rejects.toThrow(
       new UsageError(`${target.origin} answered the start-up probe, then not the key checks: the answer to GET /v1/tokens did not arrive whole within 3000 ms (5 bytes of it by then)`),
     );
     expect(performance.now() - started).toBeLessThan(2 * TIMEOUT);

@@ -7,6 +7,7 @@ import { replayOf } from './replay.js';
 import { writtenOf } from './causes.js';
 import { provesText } from './labels.js';
 import { requirementWords } from '../basis.js';
+import { networkHint } from '../network-hints.js';
 
 const BODY_LIMIT = 600;
 
@@ -61,8 +62,13 @@ export function formatFailure(c: Case, result: CaseResult, detail: CaseDetail, s
     // The requirement's own words: what justifies the failure.
     lines.push(...indent(requirementWords(failure.where), 'Requires'));
   } else if (result.error) {
-    lines.push(...indent([`${result.error.kind}: ${result.error.message}`], 'Problem'));
+    const hint = result.error.kind === 'network' && ex ? networkHint(result.error.message, ex.request.url) : undefined;
+    lines.push(...indent([`${result.error.kind}: ${result.error.message}`, ...(hint ? [hint] : [])], 'Problem'));
     lines.push(...indent(['this is not a verdict on the deployment: the runner, the driver or the network failed'], ''));
+  }
+  if (ex && !failure && result.error) {
+    // The exchange at hand is the last one answered, before what failed: said so, never shown as its answer.
+    lines.push(...indent(['the last exchange of the case that got an answer, before the problem above'], 'Earlier'));
   }
   if (ex) {
     lines.push(...indent(requestLines(ex), 'Request'));

@@ -106,6 +106,7 @@ ${this.input.interrupted ? `<p class="exit interrupted">Interrupted by ${this.t(
         for (const words of requirementWords(where)) facts.push(['Requirement', words]);
       } else if (r.error) {
         facts.push(['Problem', `${r.error.kind}: ${r.error.message}`], ['Note', 'not a verdict on the deployment: the runner, the driver or the network failed']);
+        if (ex) facts.push(['Exchange shown', 'the last one of the case that got an answer, before the problem']);
       } else if (verdict === 'unexpected-pass') {
         facts.push(['Problem', `listed as a known deviation (${r.known}) but passed: remove it from the file`]);
       }

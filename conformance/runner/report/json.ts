@@ -1,5 +1,6 @@
 import { replayOf } from './replay.js';
 import { isGenerated } from '../generate/results.js';
+import { tagsOf } from '../tags.js';
 import { coverageTotals } from './coverage.js';
 import { verdictOf } from './tally.js';
 import { groupDeviations } from './deviations.js';
@@ -56,6 +57,7 @@ export function jsonReport(input: ReportInput): string {
         requirements: c.requirements,
         ...(c.basis?.kind === 'reference' ? { referenceChoice: c.basis.why } : {}),
         level: c.level,
+        tags: tagsOf(c),
         needs: c.needs,
         costs: c.costs,
         state: r.state,
