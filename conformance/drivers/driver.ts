@@ -218,6 +218,12 @@ export interface AccountHolderDriver {
   clock?(): Promise<ClockState>;
   advanceClock?(ms: number): Promise<ClockState>;
 
+  /**
+   * Checked once before the first case: throws when the driver cannot work (its back office is
+   * down, its token refused). Without it the runner opens one account and deletes it.
+   */
+  check?(): Promise<void>;
+
   /** Called once when the run ends. */
   close?(): Promise<void>;
 }
@@ -234,4 +240,4 @@ export type DriverFactory = (context: DriverContext) => AccountHolderDriver | Pr
 /** Methods every driver has; the others are optional. */
 export const REQUIRED_METHODS = ['openAccount', 'issueKey', 'revokeKey', 'saveCard', 'saveLogin', 'deleteLogin', 'signupLink'] as const;
 
-export type DriverMethod = Exclude<keyof AccountHolderDriver, 'close'>;
+export type DriverMethod = Exclude<keyof AccountHolderDriver, 'close' | 'check'>;

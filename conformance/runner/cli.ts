@@ -6,6 +6,7 @@ import { defaultDocumentPath } from './document.js';
 import { EXIT_MEANING, type ExitCode } from './report/input.js';
 import { Stop, signalExitCode } from './stop.js';
 import { onStopSignals } from './signals.js';
+import { deleteAccounts } from './delete-accounts.js';
 
 /** vault-conformance: the exit status is one of EXIT_MEANING's (report/input.ts). */
 
@@ -62,6 +63,7 @@ export async function main(argv: string[], catalogue: Catalogue, cwd = process.c
       return 0;
     }
     const settings = resolveSettings(parsed, cwd, env);
+    if (Array.isArray(parsed.deleteAccounts)) return await deleteAccounts(settings, parsed.deleteAccounts, out);
     return (await runConformance(settings, out, catalogue, stop)).exitCode;
   } catch (e) {
     if (e instanceof UsageError) {

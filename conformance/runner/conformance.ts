@@ -25,6 +25,7 @@ import { Throttle } from './throttle.js';
 import { signalExitCode, type Stop } from './stop.js';
 import { harFile, Recording } from './har.js';
 import { harMask } from './har-masking.js';
+import { AccountLedger, leftoverLines } from './ledger.js';
 import { ConsoleReporter, verdictOf, type Output } from './report/console.js';
 import { contractCoverage, coverageMarkdown, coverageTotals, type CoverageRow } from './report/coverage.js';
 import { junitXml } from './report/junit.js';
@@ -68,6 +69,13 @@ export function runnerVersion(): string {
 export interface Catalogue {
   cases(doc: ApiDocument): Case[];
   ineligible: Record<string, string>;
+}
+
+/** How to reach this run's driver again, for deleting what it left: the options, never their values. */
+function driverCommand(settings: Settings): string {
+  const module = settings.driver?.module === 'fixtures' ? 'fixtures' : relativeTo(settings.driver?.module ?? '');
+  const options = Object.keys(settings.driver?.options ?? {}).map((name) => `--driver-option ${name}=…`);
+  return ['--base-url', settings.baseUrl, '--driver', module, ...options].join(' ');
 }
 
 /** A report's path as the user would type it: relative to the working folder when it is inside it. */
@@ -151,13 +159,15 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
   const startedAt = new Date();
 
   let driver: AccountHolderDriver | undefined;
+  let ledger: AccountLedger | undefined;
   const connection = new Connection(settings.connection, [settings.baseUrl, settings.proxyOrigin]);
   // Recorded from the first request, the start-up probe's, so the file shows all the run sent.
   const recording = settings.har ? new Recording() : undefined;
   if (recording) connection.watch((sent) => recording.record(sent));
   const operations = new WeakMap<object, string>();
   try {
-    driver = settings.driver ? await loadDriver(settings.driver, settings.baseUrl, connection) : undefined;
+    ledger = settings.driver ? new AccountLedger(await loadDriver(settings.driver, settings.baseUrl, connection)) : undefined;
+    driver = ledger?.driver;
     const { manualClock } = await preflight(settings, driver, connection, (line) => out.write(line), stop);
     const secrets = new Secrets();
     for (const [role, key] of Object.entries(settings.keys)) secrets.add(key, `API key given as ${role}`);
@@ -246,8 +256,10 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     }
     if (settings.contractDiff) out.write(changedOperationsReport(settings.contractDiff, all));
     out.write(`time ${(durationMs / 1000).toFixed(1)} s; replay with --seed ${settings.seed}\n`);
+    const leftBehind = (await ledger?.settle()) ?? [];
+    for (const line of leftoverLines(leftBehind, driverCommand(settings))) out.write(`${secrets.mask(line)}\n`);
     let exitCode: ExitCode = interrupted ? signalExitCode(interrupted) : exitCodeOf(reported.results, counts.notRun.capability, settings.acceptIncomplete);
-    const input: ReportInput = { settings, doc, cases: reported.cases, results: reported.results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation, interrupted, recording, operationOf: (request) => operations.get(request), canaries: env.canaries };
+    const input: ReportInput = { settings, doc, cases: reported.cases, results: reported.results, details, coverage, tally: counts, exitCode, startedAt, durationMs, manualClock, secrets, version: runnerVersion(), generation, interrupted, recording, operationOf: (request) => operations.get(request), canaries: env.canaries, leftBehind };
     const written: string[] = [];
     for (const report of REPORTS) {
       const file = report.file(settings);

@@ -64,6 +64,7 @@ export const OPTIONS: OptionDef[] = [
   { name: 'generate', kind: 'number', value: 'N', group: 'Generation', help: 'After the catalogue, send N requests generated from the document: valid ones, ones that break exactly one rule, and stateful walks through the signup workflow. Reproducible with --seed; a failure is shrunk to a minimal request and printed as curl.' },
   { name: 'generate-time', kind: 'number', value: 'S', group: 'Generation', help: 'Stop generating after S seconds (default 600), whatever N says.' },
   { name: 'generate-only', kind: 'boolean', group: 'Generation', help: 'Generate without running the catalogue first.' },
+  { name: 'delete-accounts', kind: 'list', value: 'ID,ID', group: 'Running', help: 'Delete these accounts through the driver (--driver and its options, as the run that left them gave) and exit: what a stopped run lists as left behind.' },
   { name: 'config', kind: 'string', value: 'FILE', group: 'Running', help: 'Read options from a JSON or YAML file (same names in camelCase); the command line wins.' },
   { name: 'help', kind: 'boolean', group: 'Running', help: 'Show this help.' },
   { name: 'version', kind: 'boolean', group: 'Running', help: 'Show the runner\'s version and the document\'s.' },

@@ -59,7 +59,24 @@ export async function preflight(
     manualClock = true;
   }
   if (manualClock && !driver.advanceClock) manualClock = false;
+  await checkDriver(driver);
   return { manualClock };
+}
+
+/**
+ * The driver works before the first case: its own `check()` when it has one, else one account
+ * opened and deleted. A back office that is down is one line and exit 2, never an error per case.
+ */
+async function checkDriver(driver: AccountHolderDriver): Promise<void> {
+  let step = driver.check ? 'check()' : 'openAccount';
+  try {
+    if (driver.check) return await driver.check();
+    const { accountId } = await driver.openAccount({ plan: 'Free', name: 'conformance driver check' });
+    step = 'deleteAccount';
+    await driver.deleteAccount?.(accountId);
+  } catch (e) {
+    throw new UsageError(`the driver does not work: its ${step} failed before any case: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /** Asks once, or with --wait-for-ready again and again (1 s apart, then up to 5 s) until the deadline. */

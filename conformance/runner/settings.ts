@@ -111,7 +111,7 @@ function readConfigFile(file: string, env: NodeJS.ProcessEnv): Parsed {
   const byConfigName = new Map(OPTIONS.map((o) => [configName(o), o]));
   for (const [name, value] of Object.entries(raw)) {
     const def = byConfigName.get(name);
-    if (!def || ['config', 'help', 'version', 'list'].includes(def.name)) {
+    if (!def || ['config', 'help', 'version', 'list', 'delete-accounts'].includes(def.name)) {
       throw new UsageError(`the config file ${file} has an unknown option "${name}" (options are the long names in camelCase, such as baseUrl)`);
     }
     out[camel(def.name)] = coerce(def, expand(value, env, file, name));

@@ -9,6 +9,7 @@ import type { CoverageRow } from './coverage.js';
 import type { Tally } from './tally.js';
 import type { OperationOf, Recording } from '../har.js';
 import type { Canaries } from '../canaries.js';
+import type { LeftAccount } from '../ledger.js';
 
 /**
  * Exit status: 0 every case that ran passed and nothing needed was left out; 1 a case failed (or a
@@ -53,4 +54,6 @@ export interface ReportInput {
   operationOf?: OperationOf;
   /** The values the runner stored through the driver, which the HAR file masks as it masks secrets. */
   canaries?: Canaries;
+  /** Accounts the driver opened and could not delete, with why. */
+  leftBehind?: LeftAccount[];
 }

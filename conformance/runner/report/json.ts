@@ -42,6 +42,7 @@ export function jsonReport(input: ReportInput): string {
       reasons: t.reasons,
       incomplete: t.notRun.capability > 0,
     },
+    accountsLeftBehind: input.leftBehind ?? [],
     deviations: groupDeviations(input.results),
     requirements,
     failureCauses: failureCauses(input.results),
