@@ -6,12 +6,16 @@ import type { WebhookDeliveryState } from '../drivers/driver.js';
 import type { ApiDocument } from '../runner/document.js';
 import { reference, spec } from '../runner/basis.js';
 import { NotRun } from '../runner/outcome.js';
-import { REDIRECT_TARGET, startReceiver, type ReceivedDelivery, type ReceiverAnswer, type WebhookReceiver } from '../runner/webhook-receiver.js';
+import { followedRedirect, type ReceiverAnswer, type WebhookReceiver } from '../runner/webhook-receiver.js';
+import { webhooksOf } from '../runner/webhook-setup.js';
+import { describeDeclaration, findSignature } from '../runner/webhook-signature.js';
 
 /**
  * Section 6: webhook deliveries, as a black box sees them. The runner starts a receiver of its own
- * (runner/webhook-receiver.ts) and registers it through the driver's optional `registerWebhook`; a
- * deployment whose driver cannot, or that will not deliver to the runner's machine, gets `not run`.
+ * (runner/webhook-receiver.ts), where `--webhook-listen` says and announced as `--webhook-url`
+ * says, and registers it through the driver's optional `registerWebhook`. A deployment whose driver
+ * cannot, that will not register the receiver, or whose delivery log shows it could not connect
+ * to it, gets `not run`: the runner's receiver out of reach is never the deployment's fault.
  */
 
 const WEBHOOK_METHODS = ['registerWebhook', 'sendTestWebhook', 'webhookDeliveries'] as const;
@@ -42,37 +46,15 @@ function same(candidate: Buffer, expected: Buffer): boolean {
   return candidate.length === expected.length && timingSafeEqual(candidate, expected);
 }
 
-/**
- * Section 6 item 3, whatever header carries it: some header gives a timestamp `t` and a keyed HMAC
- * (SHA-256, SHA-512 or SHA-1; hex or base64) of `t`, a period and the raw body under the card's
- * secret. "Signed with the signing secret" is read as a keyed HMAC, the common meaning.
- */
-function signedOverTAndBody(delivery: ReceivedDelivery, secret: string): boolean {
-  const values = Object.values(delivery.headers).flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
-  for (const value of values) {
-    const stamps = value.match(/\d{9,13}/g) ?? [];
-    // Each part of the value, and its value when it is `name=value` (`v1=<hex>`).
-    const parts = value.split(/[,;\s]+/).flatMap((part) => [part, part.slice(part.indexOf('=') + 1)]);
-    const tokens = parts.filter((part) => /^[A-Za-z0-9+/_-]{27,}={0,2}$/.test(part)).flatMap((token) => {
-      const decoded: Buffer[] = [];
-      if (/^[0-9a-fA-F]+$/.test(token) && token.length % 2 === 0) decoded.push(Buffer.from(token, 'hex'));
-      decoded.push(Buffer.from(token.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
-      return decoded;
-    });
-    for (const t of stamps) {
-      for (const algorithm of ['sha256', 'sha512', 'sha1']) {
-        const expected = hmac(algorithm, secret, t, delivery.body);
-        if (tokens.some((token) => same(token, expected))) return true;
-      }
-    }
-  }
-  return false;
-}
-
 /** An agent card on `account` with the receiver as its endpoint, or `not run` when the deployment refuses it. */
+const NOT_REGISTERED = "the deployment would not register the runner's webhook receiver";
+const NOT_REACHED = "the deployment could not connect to the runner's webhook receiver";
+const REACH_IT = 'let the deployment reach the receiver: --webhook-listen an address it can reach, and --webhook-url the public URL (a tunnel\'s, an ingress\'s) that leads there';
+
 async function register(ctx: CaseContext, account: Account, receiver: WebhookReceiver) {
   const registration = await account.registerWebhook(receiver.url);
-  if ('refused' in registration) throw new NotRun(`the deployment would not register the runner's receiver ${receiver.url} on ${account.plan}: ${registration.refused}`);
+  // The label carries no URL or port, so that every case it stops is counted under one cause.
+  if ('refused' in registration) throw new NotRun(`${NOT_REGISTERED} ${receiver.url} on ${account.plan}: ${registration.refused.replace(/\.$/, '')}. To run it: ${REACH_IT}`, 'capability', NOT_REGISTERED);
   ctx.step(`registered the runner's receiver ${receiver.url} for agent card ${registration.cardId} on ${account.plan}`);
   return registration;
 }
@@ -87,8 +69,20 @@ async function untilListed<T>(account: Account, cardId: string, found: (deliveri
   }
 }
 
-async function withReceiver(answer: ReceiverAnswer, body: (receiver: WebhookReceiver) => Promise<void>): Promise<void> {
-  const receiver = await startReceiver(answer);
+/**
+ * Nothing arrived: the deployment's delivery log says why. An attempt that could not connect means
+ * the runner's receiver is out of the deployment's reach, and the case is not run, with the reason.
+ */
+async function unreachable(ctx: CaseContext, account: Account, cardId: string, receiver: WebhookReceiver): Promise<void> {
+  const deliveries = await account.webhookDeliveries(cardId);
+  const attempt = deliveries.flatMap((d) => d.attempts).find((a) => a.connectionFailed);
+  if (!attempt) return;
+  ctx.step(`the delivery log shows an attempt that could not connect: ${attempt.detail ?? 'no detail'}`);
+  throw new NotRun(`${NOT_REACHED} at ${receiver.url}: ${attempt.detail ?? 'its delivery log shows a connection that failed'}. To run it: ${REACH_IT}`, 'capability', NOT_REACHED);
+}
+
+async function withReceiver(ctx: CaseContext, answer: ReceiverAnswer, body: (receiver: WebhookReceiver) => Promise<void>): Promise<void> {
+  const receiver = await webhooksOf(ctx.env).hub.open(answer);
   try {
     await body(receiver);
   } finally {
@@ -100,13 +94,14 @@ async function withReceiver(answer: ReceiverAnswer, body: (receiver: WebhookRece
 async function failedAttempt(ctx: CaseContext, answer: ReceiverAnswer, failed: (a: WebhookDeliveryState['attempts'][number]) => boolean) {
   const bound = totalTimeoutSeconds(ctx.doc) + GRACE_SECONDS;
   let outcome: { receiver: WebhookReceiver; delivery?: WebhookDeliveryState; attempt?: WebhookDeliveryState['attempts'][number] } | undefined;
-  await withReceiver(answer, async (receiver) => {
+  await withReceiver(ctx, answer, async (receiver) => {
     const account = await ctx.account({ plan: 'Plus' });
     const { cardId } = await register(ctx, account, receiver);
     await account.sendTestWebhook(cardId);
     ctx.step(`asked for a test delivery; the receiver ${answer === 'redirect' ? 'answers 307' : 'never answers'}`);
     const arrived = await receiver.next(bound * 1000);
-    ctx.check(arrived, `a test delivery at the runner's receiver within ${bound} s`, 'none arrived', spec('webhook-test-and-log'));
+    if (!arrived) await unreachable(ctx, account, cardId, receiver);
+    ctx.check(arrived, `a test delivery at the runner's receiver within ${bound} s`, 'none arrived, and the delivery log shows no attempt that failed to connect', spec('webhook-test-and-log'));
     const listed = await untilListed(account, cardId, (ds) => ds.find((d) => d.attempts.some(failed)), bound);
     outcome = { receiver, delivery: listed, attempt: listed?.attempts.find(failed) };
   });
@@ -123,13 +118,14 @@ export function webhookCases(): Case[] {
       costs: {},
       async run(ctx) {
         const bound = totalTimeoutSeconds(ctx.doc) + GRACE_SECONDS;
-        await withReceiver('acknowledge', async (receiver) => {
+        await withReceiver(ctx, 'acknowledge', async (receiver) => {
           const account = await ctx.account({ plan: 'Plus' });
           const { cardId, signingSecret } = await register(ctx, account, receiver);
           await account.sendTestWebhook(cardId);
           ctx.step('asked for a test delivery');
           const delivery = await receiver.next(bound * 1000);
-          if (!delivery) return ctx.fail(`a test delivery at the runner's receiver within ${bound} s`, 'none arrived', spec('webhook-test-and-log'));
+          if (!delivery) await unreachable(ctx, account, cardId, receiver);
+          if (!delivery) return ctx.fail(`a test delivery at the runner's receiver within ${bound} s`, 'none arrived, and the delivery log shows no attempt that failed to connect', spec('webhook-test-and-log'));
           let payload: { agent_card_id?: unknown } | undefined;
           try {
             payload = JSON.parse(delivery.body.toString('utf8')) as { agent_card_id?: unknown };
@@ -137,7 +133,10 @@ export function webhookCases(): Case[] {
             payload = undefined;
           }
           ctx.expectEqual(payload?.agent_card_id, cardId, "the payload's agent_card_id (the card whose secret signs it):", spec('webhook-signed'));
-          ctx.check(signedOverTAndBody(delivery, signingSecret), "a header with t and an HMAC of t, a period and the raw body under the card's secret", `headers ${Object.keys(delivery.headers).join(', ')}`, spec('webhook-signed'));
+          const declared = webhooksOf(ctx.env).signature;
+          const found = findSignature(delivery.headers, delivery.body, signingSecret, declared);
+          ctx.check(found, describeDeclaration(declared), `headers ${Object.keys(delivery.headers).join(', ')}, none verifying`, spec('webhook-signed'));
+          if (found) ctx.step(`signed in ${found.header} with ${found.algorithm}, t ${found.t} (${found.format}) in ${found.timestampHeader}`);
           const header = documentHeader(ctx.doc);
           const value = header && delivery.headers[header.name];
           const match = header && typeof value === 'string' ? header.pattern.exec(value) : null;
@@ -160,7 +159,7 @@ export function webhookCases(): Case[] {
       needs: { driver: [...WEBHOOK_METHODS] },
       costs: {},
       async run(ctx) {
-        await withReceiver('acknowledge', async (receiver) => {
+        await withReceiver(ctx, 'acknowledge', async (receiver) => {
           // The same endpoint must be one the deployment accepts, or a refusal on Free proves nothing about the plan.
           await register(ctx, await ctx.account({ plan: 'Plus' }), receiver);
           const free = await ctx.account({ plan: 'Free' });
@@ -188,7 +187,7 @@ export function webhookCases(): Case[] {
         const { receiver, delivery, attempt } = await failedAttempt(ctx, 'redirect', (a) => a.statusCode === 307);
         ctx.check(attempt?.failed, 'an attempt listed with status 307 and failed', JSON.stringify(delivery ?? 'no attempt with status 307 listed'), spec('webhook-delivery-fails', 'webhook-test-and-log'));
         ctx.check(delivery && !delivery.delivered, 'the delivery not delivered', JSON.stringify(delivery), spec('webhook-delivery-fails'));
-        ctx.check(!receiver.received.some((d) => d.path === REDIRECT_TARGET), 'the redirect not followed', `a request to ${REDIRECT_TARGET}`, NOT_FOLLOWED);
+        ctx.check(!receiver.received.some(followedRedirect), 'the redirect not followed', 'a request to the redirect\'s target', NOT_FOLLOWED);
       },
     }),
     defineCase({

@@ -98,8 +98,13 @@ export type WebhookRegistration = { cardId: string; signingSecret: string } | { 
 export interface WebhookDeliveryState {
   /** Some attempt of it was acknowledged with a 2xx in time. */
   delivered: boolean;
-  /** Every attempt so far: the status the endpoint answered (`null` when none came), and whether the attempt failed. */
-  attempts: { statusCode: number | null; failed: boolean }[];
+  /**
+   * Every attempt so far: the status the endpoint answered (`null` when none came), and whether
+   * the attempt failed; `connectionFailed` when no connection to the endpoint could be made (the
+   * name did not resolve, the address refused or was not dialled), with the log's `detail`. A
+   * connection that failed tells the runner its receiver cannot be reached from the deployment.
+   */
+  attempts: { statusCode: number | null; failed: boolean; connectionFailed?: boolean; detail?: string }[];
 }
 
 export type RecipeKind = 'merchant' | 'platform' | 'signup' | 'signup-platform';
@@ -195,6 +200,13 @@ export interface AccountHolderDriver {
    * `url` is the runner's own receiver, on the runner's machine.
    */
   registerWebhook?(accountId: string, url: string): Promise<WebhookRegistration>;
+  /**
+   * What section 6 item 6 leaves open, as this deployment chose it: the header that carries the
+   * signature, the header of `t` when another, and the format of `t` (`unix-seconds`,
+   * `unix-milliseconds`, `iso-8601`, `http-date`). Without it the runner searches every header.
+   * The options `--webhook-signature-header` and the others win over it.
+   */
+  webhookSignature?: { header?: string; timestampHeader?: string; timestamp?: 'unix-seconds' | 'unix-milliseconds' | 'iso-8601' | 'http-date' };
   /** Sends a test delivery to the card's endpoint, as the account holder can. */
   sendTestWebhook?(accountId: string, cardId: string): Promise<void>;
   /** The card's recent deliveries, newest first. */
@@ -240,4 +252,4 @@ export type DriverFactory = (context: DriverContext) => AccountHolderDriver | Pr
 /** Methods every driver has; the others are optional. */
 export const REQUIRED_METHODS = ['openAccount', 'issueKey', 'revokeKey', 'saveCard', 'saveLogin', 'deleteLogin', 'signupLink'] as const;
 
-export type DriverMethod = Exclude<keyof AccountHolderDriver, 'close' | 'check'>;
+export type DriverMethod = Exclude<keyof AccountHolderDriver, 'close' | 'check' | 'webhookSignature'>;

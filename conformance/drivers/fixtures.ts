@@ -149,12 +149,15 @@ function fixturesDriver(baseUrl: string, options: Record<string, string>, connec
       await call('POST', `${acct(accountId)}/cards/${encodeURIComponent(cardId)}/webhook/test`);
     },
     async webhookDeliveries(accountId, cardId) {
-      const { deliveries } = await call<{ deliveries: { status: string; attempts: { statusCode: number | null; outcome: string }[] }[] }>(
+      const { deliveries } = await call<{ deliveries: { status: string; attempts: { statusCode: number | null; outcome: string; detail: string }[] }[] }>(
         'GET',
         `${acct(accountId)}/cards/${encodeURIComponent(cardId)}/webhook/deliveries`,
       );
       return deliveries.map(
-        (d): WebhookDeliveryState => ({ delivered: d.status === 'delivered', attempts: d.attempts.map((a) => ({ statusCode: a.statusCode, failed: a.outcome !== 'delivered' })) }),
+        (d): WebhookDeliveryState => ({
+          delivered: d.status === 'delivered',
+          attempts: d.attempts.map((a) => ({ statusCode: a.statusCode, failed: a.outcome !== 'delivered', ...(a.outcome === 'connection_failed' ? { connectionFailed: true, detail: a.detail } : {}) })),
+        }),
       );
     },
     async clock() {

@@ -29,7 +29,7 @@ const EXAMPLES = `Examples:
 
 function help(): string {
   const lines = ['Usage: vault-conformance [options]', '', 'Replays the specification\'s edge cases against a credential-vault deployment and checks every', 'response against the bundled OpenAPI document.', ''];
-  for (const group of ['Target', 'Connection', 'Selection', 'Running', 'Reports', 'Generation'] as const) {
+  for (const group of ['Target', 'Connection', 'Webhooks', 'Selection', 'Running', 'Reports', 'Generation'] as const) {
     const options = OPTIONS.filter((o) => o.group === group);
     if (options.length === 0) continue;
     lines.push(`${group}:`);

@@ -26,6 +26,8 @@ import { signalExitCode, type Stop } from './stop.js';
 import { harFile, Recording } from './har.js';
 import { harMask } from './har-masking.js';
 import { AccountLedger, leftoverLines } from './ledger.js';
+import { WebhookHub } from './webhook-receiver.js';
+import { provideWebhooks } from './webhook-setup.js';
 import { ConsoleReporter, verdictOf, type Output } from './report/console.js';
 import { contractCoverage, coverageMarkdown, coverageTotals, type CoverageRow } from './report/coverage.js';
 import { junitXml } from './report/junit.js';
@@ -160,6 +162,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
 
   let driver: AccountHolderDriver | undefined;
   let ledger: AccountLedger | undefined;
+  const hub = new WebhookHub(settings.webhooks.receiver);
   const connection = new Connection(settings.connection, [settings.baseUrl, settings.proxyOrigin]);
   // Recorded from the first request, the start-up probe's, so the file shows all the run sent.
   const recording = settings.har ? new Recording() : undefined;
@@ -199,6 +202,9 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
           }
         : undefined,
     };
+    // The options win over what the driver declares, member by member.
+    const declared = Object.fromEntries(Object.entries(settings.webhooks.signature).filter(([, v]) => v !== undefined));
+    provideWebhooks(env, { hub, signature: { ...driver?.webhookSignature, ...declared } });
     if (settings.verbosity !== 'quiet') {
       out.write(
         `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : count(cases.length, 'case')}; ` +
@@ -277,6 +283,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     out.write(`${exitLine(exitCode, counts, settings.acceptIncomplete)}\n`);
     return { exitCode, results: reported.results, coverage, durationMs, seed: settings.seed, manualClock, generation, judgement: settings.judgement };
   } finally {
+    await hub.close();
     await driver?.close?.();
     connection.close();
   }

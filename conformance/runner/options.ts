@@ -12,7 +12,7 @@ export interface OptionDef {
   short?: string;
   kind: OptionKind;
   value?: string;
-  group: 'Target' | 'Connection' | 'Selection' | 'Running' | 'Reports' | 'Generation';
+  group: 'Target' | 'Connection' | 'Webhooks' | 'Selection' | 'Running' | 'Reports' | 'Generation';
   help: string;
 }
 
@@ -35,6 +35,11 @@ export const OPTIONS: OptionDef[] = [
   { name: 'client-key', kind: 'string', value: 'FILE', group: 'Connection', help: 'The private key (PEM, unencrypted) of --client-cert, unless that file holds both.' },
   { name: 'insecure', kind: 'boolean', group: 'Connection', help: 'Do not verify the deployment\'s TLS certificate (a sandbox with a self-signed one). Said in the run\'s first line.' },
   { name: 'wait-for-ready', kind: 'number', value: 'S', group: 'Connection', help: 'Before the first case, ask the deployment (GET /v1/recipes) again and again until it answers like the API, for at most S seconds; then give up with exit 2.' },
+  { name: 'webhook-listen', kind: 'string', value: 'HOST:PORT', group: 'Webhooks', help: "Where the runner's webhook receiver listens (default 127.0.0.1 and a free port): `0.0.0.0:8443` for a deployment on another host, or behind a tunnel or an ingress." },
+  { name: 'webhook-url', kind: 'string', value: 'URL', group: 'Webhooks', help: "The public URL that reaches the receiver (a tunnel's or an ingress's, https:// as section 6 asks), given to the deployment with each case's path after it. Default: the listening address." },
+  { name: 'webhook-signature-header', kind: 'string', value: 'NAME', group: 'Webhooks', help: 'The header that carries the signature (section 6 item 6 leaves it open; the driver may declare it as webhookSignature). Default: any header.' },
+  { name: 'webhook-timestamp-header', kind: 'string', value: 'NAME', group: 'Webhooks', help: 'The header that carries t, when it is not the signature\'s. Default: any header.' },
+  { name: 'webhook-timestamp', kind: 'string', value: 'FORMAT', group: 'Webhooks', help: 'The format of t: unix-seconds, unix-milliseconds, iso-8601 or http-date. Default: any of them.' },
   { name: 'document', kind: 'string', value: 'FILE', group: 'Target', help: 'The bundled OpenAPI document to check against (default: the copy shipped with the runner).' },
   { name: 'only', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Run only these cases: an id or a glob (`getTokenCatalog/*`, `*/auth-*`); repeat it for several.' },
   { name: 'skip', kind: 'list', value: 'ID|GLOB', group: 'Selection', help: 'Leave out these cases (after --only); repeat it for several.' },

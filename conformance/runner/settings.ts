@@ -8,6 +8,8 @@ import { defaultDocumentPath } from './document.js';
 import type { ConnectionSettings } from './http.js';
 import { proxySettings } from './proxy.js';
 import { checkTags } from './tags.js';
+import type { ReceiverSettings } from './webhook-receiver.js';
+import { TIMESTAMP_FORMATS, type SignatureDeclaration, type TimestampFormat } from './webhook-signature.js';
 
 /** Everything one run needs to know, from the command line, a config file and data/local.json. */
 export interface Settings {
@@ -53,6 +55,8 @@ export interface Settings {
   contractDiff?: string;
   /** `--generate N`: generated requests after (or, with `generateOnly`, instead of) the catalogue. */
   generate?: { count: number; timeLimitMs: number; only: boolean };
+  /** The runner's webhook receiver, and what the options declare of the deployment's signature (section 6). */
+  webhooks: { receiver: ReceiverSettings; signature: SignatureDeclaration };
   /** How much the console says (`--quiet`, `--verbose`). */
   verbosity: 'quiet' | 'normal' | 'verbose';
   /** Extra settings other parts of the runner read (generation). */
@@ -136,6 +140,28 @@ function generateSettings(o: Parsed): Settings['generate'] {
   }
   if (o.generate < 1) throw new UsageError('--generate needs at least 1');
   return { count: o.generate, timeLimitMs: (typeof o.generateTime === 'number' ? o.generateTime : 600) * 1000, only: o.generateOnly === true };
+}
+
+function webhookSettings(str: (k: string) => string | undefined): Settings['webhooks'] {
+  const listen = str('webhookListen') ?? '127.0.0.1:0';
+  const m = /^(\[[^\]]+\]|[^:]+|[0-9a-f:]+):(\d{1,5})$/i.exec(listen);
+  if (!m || Number(m[2]) > 65535) throw new UsageError(`--webhook-listen needs HOST:PORT (such as 0.0.0.0:8443, or 127.0.0.1:0 for a free port), got "${listen}"`);
+  const publicUrl = str('webhookUrl');
+  if (publicUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(publicUrl);
+    } catch {
+      throw new UsageError(`--webhook-url "${publicUrl}" is not a URL`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) throw new UsageError('--webhook-url must be an http:// or https:// URL without a query or fragment');
+  }
+  const timestamp = str('webhookTimestamp');
+  if (timestamp !== undefined && !(timestamp in TIMESTAMP_FORMATS)) throw new UsageError(`--webhook-timestamp must be one of ${Object.keys(TIMESTAMP_FORMATS).join(', ')}, got "${timestamp}"`);
+  return {
+    receiver: { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]), publicUrl },
+    signature: { header: str('webhookSignatureHeader'), timestampHeader: str('webhookTimestampHeader'), timestamp: timestamp as TimestampFormat | undefined },
+  };
 }
 
 function checkedTags(tags: string[]): string[] {
@@ -259,6 +285,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     har: path('har'),
     contractDiff: path('contractDiff'),
     generate: generateSettings(o),
+    webhooks: webhookSettings(str),
     verbosity: o.quiet === true ? 'quiet' : o.verbose === true ? 'verbose' : 'normal',
     extra: o,
   };

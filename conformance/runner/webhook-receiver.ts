@@ -1,11 +1,14 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 
 /**
- * The runner's own webhook receiver (section 6), on 127.0.0.1 and a port of its own for one case:
- * it records every delivery as received, bytes and headers, and answers as the case asks. A
- * deployment on another machine cannot reach it; its driver then reports the endpoint refused, or
- * no delivery arrives.
+ * The runner's own webhook receiver (section 6): one HTTP server for the run, listening where
+ * `--webhook-listen` says (127.0.0.1 and a free port by default), with a path of its own for each
+ * case, so that cases running at once share one port, as a tunnel or an ingress in front of it
+ * needs. The deployment is given the URL `--webhook-url` announces (the tunnel's or the
+ * ingress's), with the case's path after it, or the listening address when none is announced. Each
+ * receiver records every delivery as received, bytes and headers, and answers as its case asks.
  */
 export type ReceiverAnswer =
   /** 200, at once. */
@@ -29,43 +32,106 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export const REDIRECT_TARGET = '/redirected-here';
+/** Where the receiver listens, and the URL the deployment is given for it. */
+export interface ReceiverSettings {
+  host: string;
+  port: number;
+  /** `--webhook-url`: the public URL that reaches the listening address (a tunnel's, an ingress's). */
+  publicUrl?: string;
+}
 
-export async function startReceiver(answer: ReceiverAnswer): Promise<WebhookReceiver> {
-  const received: ReceivedDelivery[] = [];
-  const waiting: ((d: ReceivedDelivery) => void)[] = [];
-  const held: ServerResponse[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const delivery = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
-      received.push(delivery);
-      for (const w of waiting.splice(0)) w(delivery);
-      if (answer === 'acknowledge' || delivery.path === REDIRECT_TARGET) res.writeHead(200).end();
-      else if (answer === 'redirect') res.writeHead(307, { location: REDIRECT_TARGET }).end();
-      else held.push(res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`,
-    received,
-    next(timeoutMs) {
-      if (received.length > 0) return Promise.resolve(received[0]);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(undefined), timeoutMs);
-        waiting.push((d) => {
-          clearTimeout(timer);
-          resolve(d);
-        });
+export const DEFAULT_RECEIVER: ReceiverSettings = { host: '127.0.0.1', port: 0 };
+
+export const REDIRECT_TARGET = 'redirected-here';
+
+interface Route {
+  answer: ReceiverAnswer;
+  received: ReceivedDelivery[];
+  waiting: ((d: ReceivedDelivery) => void)[];
+  held: ServerResponse[];
+}
+
+/** The run's receiver: started with the first case that needs it, closed with the run. */
+export class WebhookHub {
+  private server?: Promise<Server>;
+  private readonly routes = new Map<string, Route>();
+
+  constructor(readonly settings: ReceiverSettings = DEFAULT_RECEIVER) {}
+
+  private start(): Promise<Server> {
+    this.server ??= new Promise((resolve, reject) => {
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => this.receive(req.url ?? '', req.headers, Buffer.concat(chunks), res));
       });
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+      server.once('error', (e: NodeJS.ErrnoException) => reject(new Error(`the webhook receiver cannot listen on ${this.settings.host}:${this.settings.port} (${e.code ?? e.message}); give --webhook-listen another address or port`)));
+      // The cases' own waits keep the run alive; the receiver alone never holds its exit.
+      server.unref();
+      server.listen(this.settings.port, this.settings.host, () => resolve(server));
+    });
+    return this.server;
+  }
+
+  /** The route a path names: the first of its segments that is a receiver's id, wherever a tunnel or an ingress put it. */
+  private receive(path: string, headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse): void {
+    const segments = path.split('?')[0]!.split('/');
+    const index = segments.findIndex((s) => this.routes.has(s));
+    const route = index >= 0 ? this.routes.get(segments[index]!) : undefined;
+    if (!route) return void res.writeHead(404).end();
+    const delivery = { path, headers, body };
+    route.received.push(delivery);
+    for (const w of route.waiting.splice(0)) w(delivery);
+    const redirected = segments[index + 1] === REDIRECT_TARGET;
+    if (route.answer === 'acknowledge' || redirected) res.writeHead(200).end();
+    else if (route.answer === 'redirect') res.writeHead(307, { location: `${segments.slice(0, index + 1).join('/')}/${REDIRECT_TARGET}` }).end();
+    else route.held.push(res);
+  }
+
+  private async base(): Promise<string> {
+    const server = await this.start();
+    if (this.settings.publicUrl) return this.settings.publicUrl.replace(/\/+$/, '');
+    const { port } = server.address() as AddressInfo;
+    const host = ['0.0.0.0', '::'].includes(this.settings.host) ? '127.0.0.1' : this.settings.host.includes(':') ? `[${this.settings.host}]` : this.settings.host;
+    return `http://${host}:${port}`;
+  }
+
+  /** A receiver of its own for one case, answering as asked. */
+  async open(answer: ReceiverAnswer): Promise<WebhookReceiver> {
+    const id = `r${randomBytes(8).toString('hex')}`;
+    const route: Route = { answer, received: [], waiting: [], held: [] };
+    const base = await this.base();
+    this.routes.set(id, route);
+    return {
+      url: `${base}/${id}/webhook`,
+      received: route.received,
+      next(timeoutMs) {
+        if (route.received.length > 0) return Promise.resolve(route.received[0]);
+        return new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(undefined), timeoutMs);
+          route.waiting.push((d) => {
+            clearTimeout(timer);
+            resolve(d);
+          });
+        });
+      },
+      close: async () => {
+        for (const res of route.held) res.destroy();
+        this.routes.delete(id);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    const server = await this.server.catch(() => undefined);
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** Whether a delivery reached the path a redirect sent it to. */
+export function followedRedirect(d: ReceivedDelivery): boolean {
+  return d.path.split('?')[0]!.split('/').includes(REDIRECT_TARGET);
 }
