@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { compress, documentLimit, editJson, type Coding, type Fault, type Passing, type ProxyOptions } from './tamper.js';
 import type { TestCertificates } from './certs.js';
 
@@ -379,4 +381,64 @@ export function anotherTeam(): Variant {
   // Cache-Control is changed before the names of the headers are.
   const parts = [ownChoices(), linksJsonOnly(), wording(), openObjects(), cacheControl(), headers(), cardTokenNames(), relatedLoginsOtherwise(), recipeProblemsAsText(), laterRetryAfter()];
   return together('another team: every open choice taken otherwise, behind an edge', parts, { edgeHeadCap: documentLimit('request-header-size') });
+}
+
+// Webhook signatures ---------------------------------------------------------------------------------
+
+const WEBHOOK_PATH = /^\/_fixtures\/accounts\/[^/]+\/cards\/([^/]+)\/webhook$/;
+
+/**
+ * Section 6 item 6: the signature header and the format of `t` are the deployment's. This one
+ * signs in `X-Acme-Signature` (`sha256=<base64>`), with `t` an ISO 8601 time in another header,
+ * `X-Acme-Timestamp`. Its back office registers a relay of the variant's own as each card's
+ * endpoint; the relay takes the reference server's delivery, signs it again its way with the
+ * card's secret (learnt from the back office's answer), and passes it on to the runner's receiver
+ * with the reference's own signature header removed, answering the server as the receiver answers.
+ */
+export function otherSignature(): Variant & { close(): Promise<void> } {
+  const counts: Record<string, number> = { resigned: 0 };
+  const secrets = new Map<string, string>();
+  const relay = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const target = decodeURIComponent((req.url ?? '').replace(/^\/relay\//, ''));
+      const card = (JSON.parse(body.toString('utf8')) as { agent_card_id?: string }).agent_card_id ?? '';
+      const t = new Date().toISOString();
+      const signature = createHmac('sha256', secrets.get(card) ?? 'unknown').update(`${t}.`).update(body).digest('base64');
+      const headers = { 'content-type': 'application/json', 'x-acme-timestamp': t, 'x-acme-signature': `sha256=${signature}`, 'content-length': String(body.length) };
+      count(counts, 'resigned');
+      const onward = http.request(target, { method: 'POST', headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers.location ? { location: answer.headers.location } : {});
+        answer.pipe(res);
+      });
+      onward.on('error', () => res.destroy());
+      res.on('close', () => onward.destroy());
+      onward.end(body);
+    });
+  });
+  relay.listen(0, '127.0.0.1');
+  relay.unref();
+  const relayUrl = (url: string) => `http://127.0.0.1:${(relay.address() as AddressInfo).port}/relay/${encodeURIComponent(url)}`;
+  return {
+    name: 'webhooks: signed in X-Acme-Signature, t in ISO 8601 in X-Acme-Timestamp',
+    allowedBy: 'section 6 item 6: the signature header and the timestamp format are not shown',
+    counts,
+    fault: {
+      rewrite: (head) => {
+        if (head.method !== 'PUT' || !WEBHOOK_PATH.test(head.path)) return undefined;
+        return (body) => {
+          const sent = JSON.parse(body.toString('utf8')) as { url: string };
+          return Buffer.from(JSON.stringify({ ...sent, url: relayUrl(sent.url) }));
+        };
+      },
+      response: (p) => {
+        const card = WEBHOOK_PATH.exec(p.path)?.[1];
+        if (card && p.method === 'GET' && p.status === 200) secrets.set(card, (JSON.parse(p.body.toString('utf8')) as { signingSecret: string }).signingSecret);
+        return p;
+      },
+    },
+    close: () => new Promise<void>((resolve) => (relay.closeAllConnections(), relay.close(() => resolve()))),
+  };
 }
