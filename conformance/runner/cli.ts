@@ -7,6 +7,7 @@ import { EXIT_MEANING, type ExitCode } from './report/input.js';
 import { Stop, signalExitCode } from './stop.js';
 import { onStopSignals } from './signals.js';
 import { deleteAccounts } from './delete-accounts.js';
+import { runWorkflowsCommand } from './workflows/command.js';
 
 /** vault-conformance: the exit status is one of EXIT_MEANING's (report/input.ts). */
 
@@ -25,10 +26,13 @@ const EXAMPLES = `Examples:
   vault-conformance --only 'fileSignupRequest/*' --repeat 3 --junit out/junit.xml --json out/results.json --html out/report.html
 
   # what would run, with what each case needs and costs
-  vault-conformance --list --section 8.3`;
+  vault-conformance --list --section 8.3
+
+  # the Arazzo workflows shipped with the runner, over the same connection (see: workflows --help)
+  vault-conformance workflows --base-url https://vault.staging.example.com --ca-cert qa/staging-ca.pem --junit out/workflows.xml`;
 
 function help(): string {
-  const lines = ['Usage: vault-conformance [options]', '', 'Replays the specification\'s edge cases against a credential-vault deployment and checks every', 'response against the bundled OpenAPI document.', ''];
+  const lines = ['Usage: vault-conformance [options]', '       vault-conformance workflows [options]', '', 'Replays the specification\'s edge cases against a credential-vault deployment and checks every', 'response against the bundled OpenAPI document.', ''];
   for (const group of ['Target', 'Connection', 'Webhooks', 'Selection', 'Running', 'Reports', 'Generation'] as const) {
     const options = OPTIONS.filter((o) => o.group === group);
     if (options.length === 0) continue;
@@ -52,6 +56,7 @@ export async function main(argv: string[], catalogue: Catalogue, cwd = process.c
   const stop = new Stop();
   const forget = onStopSignals(stop);
   try {
+    if (argv[0] === 'workflows') return await runWorkflowsCommand(argv.slice(1), cwd, env, out, stop);
     const parsed = parseArgs(argv);
     if (parsed.help) {
       out.write(help());

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { spawnServer, type ServerProcess } from '../../server/test/process.js';
 import { ROOT } from './bundle.js';
-import { workflowFiles } from '../../scripts/redocly.js';
+import { REDOCLY, REDOCLY_ENV, workflowFiles } from '../../scripts/redocly.js';
 
 /**
- * The Arazzo workflows of openapi/workflows/, run as `npm run workflows` runs them (redocly respect)
- * against a fresh sandbox with a manual clock and a demo account, read through its data/local.json.
+ * The Arazzo workflows of openapi/workflows/, run with the reference tool for Arazzo (Redocly's
+ * respect) against a fresh sandbox with a manual clock and a demo account, read through its
+ * data/local.json: the files are valid workflows for any Arazzo runner, not only for the
+ * conformance runner's `workflows` command (conformance/test/workflows-command.test.ts).
  */
 
 interface RespectLog {
@@ -46,9 +48,18 @@ describe('the Arazzo workflows', () => {
 
   async function runWorkflows(extra: string[]): Promise<{ code: number; output: string; log: RespectLog }> {
     const json = join(dir, `respect-${Date.now()}.json`);
-    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'workflows.ts'), '--json', json, ...extra], {
+    // The sandbox's keys are its own and die with it: on this command line they show nobody anything.
+    const adminToken = extra[0] === '--admin-token' ? extra[1]! : local.adminToken;
+    const base = (JSON.parse(readFileSync(join(dir, 'data', 'local.json'), 'utf8')) as { baseUrl: string }).baseUrl;
+    const args = [
+      'respect', ...workflowFiles(),
+      '--server', `vault=${base}`, '--server', `fixtures=${base}`,
+      '--input', `apiKey=${local.keys.agent}`, '--input', 'pageUrl=https://shop.globex.com/cart', '--input', `adminToken=${adminToken}`,
+      '--skip', SET_UP, '--json-output', json,
+    ];
+    const result = await promisify(execFile)(REDOCLY, args, {
       cwd: ROOT,
-      env: { ...process.env, VAULT_DATA_DIR: join(dir, 'data'), VAULT_API_KEY: '', VAULT_ADMIN_TOKEN: '' },
+      env: REDOCLY_ENV,
       encoding: 'utf8',
       timeout: 120_000,
     }).then(
@@ -64,14 +75,12 @@ describe('the Arazzo workflows', () => {
   const outcomes = (log: RespectLog) =>
     Object.fromEntries(Object.values(log.files).flatMap((f) => f.executedWorkflows.map((w) => [w.workflowId, w.status])));
 
-  it('when every workflow runs against a fresh sandbox with a manual clock, then each one passes and no key is printed', async () => {
+  it('when every workflow runs against a fresh sandbox with a manual clock, then each one passes', async () => {
     expect(declared).toEqual(expect.arrayContaining(['signupApproved', 'signupDenied', 'signupExpires', 'signupFivePending', 'recipeContribution', 'checkoutLookup']));
     const { code, output, log } = await runWorkflows([]);
     const expected = Object.fromEntries(declared.filter((id) => id !== SET_UP).map((id) => [id, 'success']));
     expect(outcomes(log)).toEqual(expected);
     expect(code, output).toBe(0);
-    expect(output).not.toContain(local.adminToken);
-    expect(output).not.toContain(local.keys.agent);
   }, 180_000);
 
   it('when the admin token is wrong, then the signup workflows fail and the agent workflows still pass', async () => {

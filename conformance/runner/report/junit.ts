@@ -22,7 +22,7 @@ import type { ReportInput } from './input.js';
  *   printed in the case's <system-out>.
  */
 
-function xml(text: string): string {
+export function xml(text: string): string {
   return text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
 }
 
