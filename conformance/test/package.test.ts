@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -141,4 +141,68 @@ describe('the packed conformance runner', () => {
     expect(tokenless.status).toBe(2);
     expect(tokenless.stderr.trim()).toBe('vault-conformance: set BACK_OFFICE_TOKEN to a token of the back office');
   });
+});
+
+/**
+ * Cancelling a job, through every form the docs show of starting the runner: the signal goes to
+ * the process the job started (npx, `npm exec`, a shell wrapper, coreutils' timeout), never to the
+ * whole group. Each time the runner stops within seconds, writes its reports marked interrupted,
+ * and leaves no process behind.
+ */
+describe('the packed runner stopped through each form the docs show', () => {
+  const HANG = `import { createFixturesDriver } from '@credential-vault/conformance/driver-fixtures';
+export default async function createDriver(context) {
+  const inner = await createFixturesDriver(context);
+  return { ...inner, saveCard() { process.stderr.write('driver: saveCard never answers\\n'); return new Promise(() => {}); } };
+}
+`;
+  const FORMS: Record<string, (args: string) => [string, string[]]> = {
+    npx: (args) => ['sh', ['-c', `exec npx vault-conformance ${args}`]],
+    'npm exec': (args) => ['sh', ['-c', `exec npm exec -- vault-conformance ${args}`]],
+    'a shell wrapper that execs the runner': (args) => ['sh', ['-c', `exec ./node_modules/.bin/vault-conformance ${args}`]],
+    'a shell wrapper that does not exec it': (args) => ['sh', ['-c', `./node_modules/.bin/vault-conformance ${args}; echo wrapper done`]],
+    'timeout --foreground with npx': (args) => ['timeout', ['--foreground', '--signal=TERM', '600', 'sh', '-c', `exec npx vault-conformance ${args}`]],
+    'timeout around the bin (the CI recipe)': (args) => ['timeout', ['--signal=TERM', '--kill-after=30', '600', './node_modules/.bin/vault-conformance', ...args.split(' ')]],
+  };
+
+  for (const [form, command] of Object.entries(FORMS)) {
+    it(`when started through ${form} and only that process gets SIGTERM, then the runner stops within seconds with its reports marked interrupted, and nothing is left running`, async () => {
+      writeFileSync(join(project, 'hang-driver.mjs'), HANG);
+      const json = join(project, 'out', `${form.replace(/\W+/g, '-')}.json`);
+      const har = json.replace(/\.json$/, '.har');
+      const args = `--base-url ${server.base} --driver ./hang-driver.mjs --driver-option admin-token=${server.adminToken} --jobs 1 --only getTokenCatalog/auth-key-revoked --only getTokenCatalog/whole-catalog-without-filter --json ${json} --har ${har}`;
+      const [bin, argv] = command(args);
+      const child = spawn(bin, argv, { cwd: project, env: { ...process.env, VAULT_DATA_DIR: join(project, 'data') }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      let out = '';
+      child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+      const gone = () => {
+        try {
+          process.kill(-child.pid!, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      try {
+        for (const started = Date.now(); !out.includes('saveCard never answers'); ) {
+          if (Date.now() - started > 90_000 || child.exitCode !== null) throw new Error(`the runner never got under way:\n${out}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const signalled = Date.now();
+        process.kill(child.pid!, 'SIGTERM');
+        while (!gone() && Date.now() - signalled < 20_000) await new Promise((r) => setTimeout(r, 100));
+        const took = Date.now() - signalled;
+        expect(gone(), `still running ${took} ms after the signal:\n${out}`).toBe(true);
+        // The grace of the cases under way (5 s), the parent check and the reports.
+        expect(took, out).toBeLessThan(10_000);
+        const report = JSON.parse(readFileSync(json, 'utf8')) as { interrupted: string; exitCode: number };
+        expect(report.interrupted).toBe('SIGTERM');
+        expect(report.exitCode).toBe(143);
+        expect((JSON.parse(readFileSync(har, 'utf8')) as { log: { _interrupted?: string } }).log._interrupted).toBe('SIGTERM');
+      } finally {
+        if (!gone()) process.kill(-child.pid!, 'SIGKILL');
+      }
+    }, 150_000);
+  }
 });
