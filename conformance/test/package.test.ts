@@ -74,7 +74,7 @@ function readmeDriver(): string {
 describe('the packed conformance runner', () => {
   it('when packed from a fresh clone, then the tarball holds the built runner, its document, the driver example and types, and the CI recipe', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
-    for (const file of ['dist/bin.js', 'dist/openapi.json', 'dist/drivers/driver.d.ts', 'drivers/driver.ts', 'examples/driver.mjs', 'docs/ci.md', 'README.md', 'CASES.md']) {
+    for (const file of ['dist/bin.js', 'dist/openapi.json', 'dist/fixtures.json', 'dist/workflows/signup.arazzo.yaml', 'dist/workflows/agent.arazzo.yaml', 'dist/drivers/driver.d.ts', 'drivers/driver.ts', 'examples/driver.mjs', 'docs/ci.md', 'README.md', 'CASES.md']) {
       expect(files, file).toContain(`package/${file}`);
     }
     expect(files.filter((f) => f.startsWith('package/test/') || f.endsWith('.test.js'))).toEqual([]);
@@ -121,6 +121,15 @@ describe('the packed conformance runner', () => {
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/PASS +getTokenCatalog\/url-narrows-to-the-page/);
     expect(run.stdout).toMatch(/NOT RUN +getRecipes\/signup-slots: spends .*; run with --spend/);
+  });
+
+  it('when asked for the workflows, then they run from the installed package alone, with the keys from the environment', () => {
+    const run = runner(['workflows', '--base-url', server.base, '--workflow', 'checkoutLookup', '--workflow', 'signupApproved', '--junit', 'out/workflows.xml'], { VAULT_CONFORMANCE_KEY: server.keys.agent, VAULT_ADMIN_TOKEN: server.adminToken });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^PASS +checkoutLookup /m);
+    expect(run.stdout).toMatch(/^PASS +signupApproved /m);
+    expect(run.stdout + run.stderr).not.toContain(server.adminToken);
+    expect(readFileSync(join(project, 'out', 'workflows.xml'), 'utf8')).toContain('name="signupApproved"');
   });
 
   it('when given the README\'s driver, then the cases it can serve pass, and the others make the run incomplete until accepted', () => {
