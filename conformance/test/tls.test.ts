@@ -25,7 +25,9 @@ function expectAllPassed(run: Run): void {
   expect(run.failed, run.output).toEqual([]);
   expect(run.errors, run.output).toEqual([]);
   expect(run.exitCode, run.output).toBe(0);
-  for (const id of [...HEAD_CASES, 'getTokenCatalog/auth-key-revoked', 'getRecipes/index-without-bodies']) expect(run.passed, run.output).toContain(id);
+  for (const id of ['getTokenCatalog/auth-key-revoked', 'getRecipes/index-without-bodies']) expect(run.passed, run.output).toContain(id);
+  // The 431 of an oversized head is the reference's own answer: judged by the specification it matches the reference, never passes.
+  for (const id of HEAD_CASES) expect(run.judgement === 'reference' ? run.passed : run.matched, run.output).toContain(id);
 }
 
 /** The raw-head requests among what a front saw: their padding is the size of the bound. */
