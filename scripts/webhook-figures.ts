@@ -44,7 +44,7 @@ async function sandbox(allowLoopback: boolean, transport?: Partial<WebhookTransp
     await app.webhooks.idle();
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
-    db.close();
+    await db.close();
   };
   return { call, hook, webhooks: app.webhooks, stop };
 }

@@ -1,4 +1,4 @@
-import type { Db } from './store/db.js';
+import { transaction, type Db } from './store/db.js';
 import type { Sealer } from './store/secrets.js';
 import { createKey } from './store/keys.js';
 import { allowSitesByCard, insertCard, listCards } from './store/cards.js';
@@ -15,13 +15,13 @@ export interface DemoAccount {
 }
 
 /** A demo account on the Plus plan: cards, logins, identity, addresses, and two keys. */
-export function seedDemo(db: Db, sealer: Sealer, now: number): DemoAccount {
-  return db.transaction(() => {
-    const account = openAccount(db, { plan: 'Plus', name: 'Demo account holder', now });
+export function seedDemo(db: Db, sealer: Sealer, now: number): Promise<DemoAccount> {
+  return transaction(db, async (db) => {
+    const account = await openAccount(db, { plan: 'Plus', name: 'Demo account holder', now });
     const accountId = account.id;
-    insertCard(db, sealer, { accountId, number: '4111111111111111', anySite: true, allow: [], block: ['casino.example'], agent: false, limits: null, now });
-    insertCard(db, sealer, { accountId, number: '5555555555554444', anySite: false, allow: ['acme.com'], block: [], agent: true, limits: { perTransaction: 75, perWeek: 200, per30Days: 500 }, now });
-    insertLogin(db, sealer, {
+    await insertCard(db, sealer, { accountId, number: '4111111111111111', anySite: true, allow: [], block: ['casino.example'], agent: false, limits: null, now });
+    await insertCard(db, sealer, { accountId, number: '5555555555554444', anySite: false, allow: ['acme.com'], block: [], agent: true, limits: { perTransaction: 75, perWeek: 200, per30Days: 500 }, now });
+    await insertLogin(db, sealer, {
       accountId,
       label: 'acme',
       website: 'acme.com',
@@ -30,7 +30,7 @@ export function seedDemo(db: Db, sealer: Sealer, now: number): DemoAccount {
       password: 'correct horse battery staple',
       now,
     });
-    insertLogin(db, sealer, {
+    await insertLogin(db, sealer, {
       accountId,
       label: 'acme2',
       website: 'acme.co.uk',
@@ -40,7 +40,7 @@ export function seedDemo(db: Db, sealer: Sealer, now: number): DemoAccount {
       password: 'another long passphrase',
       now,
     });
-    insertLogin(db, sealer, {
+    await insertLogin(db, sealer, {
       accountId,
       label: 'github',
       website: 'github.com',
@@ -50,23 +50,23 @@ export function seedDemo(db: Db, sealer: Sealer, now: number): DemoAccount {
       totpSecret: 'JBSWY3DPEHPK3PXP',
       now,
     });
-    setIdentityFields(
+    await setIdentityFields(
       db,
       sealer,
       accountId,
       { first_name: 'Jane', last_name: 'Doe', full_name: 'Jane Doe', email: 'jane@example.com', phone: '+14155550100', date_of_birth: null },
       tokenFieldsOfIdentityField,
     );
-    insertAddress(db, sealer, {
+    await insertAddress(db, sealer, {
       accountId,
       label: 'home',
       fields: { name: 'Jane Doe', line1: '1 Market St', line2: null, city: 'San Francisco', region: 'CA', postal_code: '94105', country: 'US' },
       now,
     });
-    const agent = createKey(db, { accountId, name: 'Demo agent', signupEnabled: false, scoped: false, now });
-    const signup = createKey(db, { accountId, name: 'Demo agent with signup permission', signupEnabled: true, scoped: false, now });
+    const agent = await createKey(db, { accountId, name: 'Demo agent', signupEnabled: false, scoped: false, now });
+    const signup = await createKey(db, { accountId, name: 'Demo agent with signup permission', signupEnabled: true, scoped: false, now });
     return { accountId, keys: { agent: agent.secret, signup: signup.secret } };
-  })();
+  });
 }
 
 const SLOTS = ['merchant', 'platform', 'signup', 'signupPlatform'] as const;
@@ -76,41 +76,41 @@ const SLOTS = ['merchant', 'platform', 'signup', 'signupPlatform'] as const;
  * the account's plan, the sites of its cards and logins as they are now, and a page for each slot
  * of the recipe lookup, found by looking up the release's own pages.
  */
-export function describeDemo(db: Db, registry: RecipeRegistry, accountId: string): string[] {
-  const account = getAccount(db, accountId);
+export async function describeDemo(db: Db, registry: RecipeRegistry, accountId: string): Promise<string[]> {
+  const account = await getAccount(db, accountId);
   if (!account) return [];
-  const allow = allowSitesByCard(db, accountId);
-  const cards = listCards(db, accountId).map((c) => {
+  const allow = await allowSitesByCard(db, accountId);
+  const cards = (await listCards(db, accountId)).map((c) => {
     const where = c.any_site ? 'any site' : `${(allow.get(c.id) ?? []).join(', ') || 'no site'} only`;
     return c.agent ? `${where} (agent card)` : where;
   });
-  const extra = extraSitesByLogin(db, accountId);
-  const logins = listLogins(db, accountId).map((l) => {
+  const extra = await extraSitesByLogin(db, accountId);
+  const logins = (await listLogins(db, accountId)).map((l) => {
     const sites = [l.website ?? 'no website', ...(extra.get(l.id) ?? [])].join(', ');
     return `${l.label} (${sites}${l.has_totp ? ', with TOTP' : ''})`;
   });
-  const firstSite = listLogins(db, accountId).find((l) => l.website)?.website;
+  const firstSite = (await listLogins(db, accountId)).find((l) => l.website)?.website;
   return [
     `  demo plan: ${account.plan}`,
     `  demo cards: ${cards.join('; ') || 'none'}`,
     `  demo logins: ${logins.join('; ') || 'none'}`,
     ...(firstSite ? [`  try the url filter: GET /v1/tokens?url=https://${firstSite}/`] : []),
     `  recipe lookup (GET /v1/recipes?url=<page>), registry ${registry.release.registryVersion}:`,
-    ...recipePages(registry).map(({ url, slots }) => `    ${slots.join(', ')}: ${url}`),
+    ...(await recipePages(registry)).map(({ url, slots }) => `    ${slots.join(', ')}: ${url}`),
   ];
 }
 
 /** Pages of the release's recipes, fewest first that together fill every slot some page fills. */
-function recipePages(registry: RecipeRegistry): { url: string; slots: string[] }[] {
+async function recipePages(registry: RecipeRegistry): Promise<{ url: string; slots: string[] }[]> {
   const candidates = registry.release.recipes.flatMap((r) => {
     const match = (r as { match?: { hosts?: string[]; paths?: string[] } }).match;
     const host = match?.hosts?.[0];
     return host ? [`https://${host}${match?.paths?.[0] ?? '/'}`] : [];
   });
-  const filled = candidates.map((url) => {
-    const found: Lookup = registry.lookup(url);
+  const filled = await Promise.all(candidates.map(async (url) => {
+    const found: Lookup = await registry.lookup(url);
     return { url, slots: SLOTS.filter((slot) => found[slot] !== null) as string[] };
-  });
+  }));
   const chosen: { url: string; slots: string[] }[] = [];
   const covered = new Set<string>();
   for (;;) {

@@ -112,9 +112,9 @@ try {
   // A database that holds data was written with a key: a missing key is then an error, not a new key.
   masterKey = loadMasterKey(env, dataDir, databaseExists(dbPath) ? dbPath : undefined);
   sealer = new Sealer(masterKey);
-  const check = (d: Db) => verifyMasterKey(d, sealer);
+  const check = (d: Db['sqlite']) => verifyMasterKey(d, sealer);
   db = openDb(dbPath, { beforeMigrate: check });
-  check(db);
+  check(db.sqlite);
   assertWritable(db, dbPath);
 } catch (e) {
   if (e instanceof SchemaTooNewError || e instanceof WrongMasterKeyError || e instanceof MissingMasterKeyError || e instanceof ReadOnlyDatabaseError) fail(e.message);
@@ -126,7 +126,7 @@ try {
 // (checkpointing its WAL) after the last write. A second signal exits at once; every write
 // acknowledged is committed already.
 let stopping = false;
-let stopWebhooks = () => {};
+let stopWebhooks: () => Promise<void> | void = () => {};
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) {
@@ -140,8 +140,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
       // A webhook attempt still in flight is cut off here, and recorded so, while the database is open.
-      stopWebhooks();
-      db.close();
+      await stopWebhooks();
+      await db.close();
       jsonLog({ msg: 'stopped', signal });
       process.exit(0);
     });
@@ -150,7 +150,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const previous: Partial<LocalConfig> = existsSync(localFile) ? JSON.parse(readFileSync(localFile, 'utf8')) : {};
 const adminToken = env.VAULT_ADMIN_TOKEN ?? (demo ? (previous.adminToken ?? `adm_${randomBytes(18).toString('base64url')}`) : undefined);
-const demoAccount: DemoAccount | undefined = demo ? (previous.accountId && previous.keys ? (previous as DemoAccount) : seedDemo(db, sealer, clock.now())) : undefined;
+const demoAccount: DemoAccount | undefined = demo ? (previous.accountId && previous.keys ? (previous as DemoAccount) : await seedDemo(db, sealer, clock.now())) : undefined;
 
 const recipes = new RecipeRegistry({ db, clock, contract, log: jsonLog }, release);
 const app = createApp({
@@ -190,7 +190,7 @@ server.serve(app);
       `  fixture admin token: ${adminToken}`,
       `  fixture surface docs: ${baseUrl}/docs/fixtures`,
       `  settings for the conformance runner and examples: ${localFile}`,
-      ...describeDemo(db, recipes, demoAccount.accountId),
+      ...await describeDemo(db, recipes, demoAccount.accountId),
       "  the demo account's account-holder links are printed below as they are sent; open one in a browser to decide",
     );
   }

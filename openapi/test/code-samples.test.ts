@@ -46,7 +46,7 @@ describe('the curl samples, run against the reference server', () => {
 
   beforeAll(async () => {
     t = await startServer({ config: { adminToken: admin } });
-    ({ key, accountId } = givenAccount(t, { plan: 'Plus', signup: true }));
+    ({ key, accountId } = await givenAccount(t, { plan: 'Plus', signup: true }));
     dir = mkdtempSync(join(tmpdir(), 'vault-curl-'));
     // curl reads $CURL_HOME/.curlrc: the status is printed after the body, and the samples run unchanged.
     writeFileSync(join(dir, '.curlrc'), 'write-out = "\\n%{http_code}"\n');

@@ -5,7 +5,7 @@
 // account to write to as "another account". A login the bench adds and removes through the
 // fixture surface changes the measured account's catalog.
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Db } from '../../server/store/db.js';
+import { stmt, transaction, type Db } from '../../server/store/db.js';
 import type { Sealer } from '../../server/store/secrets.js';
 import { openAccount } from '../../server/domain/accounts.js';
 import { createKey, hashKey } from '../../server/store/keys.js';
@@ -52,18 +52,18 @@ export interface ScaleKeys {
  * The accounts of the scale section. `large`: a new account at 500 logins, 50 cards and 20
  * addresses is the measured one. Otherwise the demo account is, with one login more.
  */
-export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, demo: { accountId: string; agent: string; signup: string }): ScaleKeys {
-  return db.transaction(() => {
+export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, demo: { accountId: string; agent: string; signup: string }): Promise<ScaleKeys> {
+  return transaction(db, async (db) => {
     let measured = demo;
     if (large) {
-      const account = openAccount(db, { plan: 'Enterprise', name: 'Large account', now });
+      const account = await openAccount(db, { plan: 'Enterprise', name: 'Large account', now });
       const accountId = account.id;
-      const agent = createKey(db, { accountId, name: 'agent', signupEnabled: false, scoped: false, now });
-      const signup = createKey(db, { accountId, name: 'signup', signupEnabled: true, scoped: false, now });
+      const agent = await createKey(db, { accountId, name: 'agent', signupEnabled: false, scoped: false, now });
+      const signup = await createKey(db, { accountId, name: 'signup', signupEnabled: true, scoped: false, now });
       measured = { accountId, agent: agent.secret, signup: signup.secret };
       for (let i = 0; i < LARGE.logins - 1; i++) {
         const site = i % 10 === 0 ? 'acme.com' : `site-${String(i).padStart(3, '0')}.com`;
-        insertLogin(db, sealer, {
+        await insertLogin(db, sealer, {
           accountId,
           label: `login${String(i).padStart(3, '0')}`,
           website: site,
@@ -77,7 +77,7 @@ export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, d
       }
       for (let i = 0; i < LARGE.cards; i++) {
         const anySite = i % 5 === 0;
-        insertCard(db, sealer, {
+        await insertCard(db, sealer, {
           accountId,
           number: i % 2 === 0 ? '4111111111111111' : '5555555555554444',
           anySite,
@@ -89,14 +89,14 @@ export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, d
         });
       }
       for (let i = 0; i < LARGE.addresses; i++) {
-        insertAddress(db, sealer, {
+        await insertAddress(db, sealer, {
           accountId,
           label: `address${i}`,
           fields: { name: 'Jane Doe', line1: `${i} Market St`, line2: null, city: 'San Francisco', region: 'CA', postal_code: '94105', country: 'US' },
           now,
         });
       }
-      setIdentityFields(
+      await setIdentityFields(
         db,
         sealer,
         accountId,
@@ -104,13 +104,13 @@ export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, d
         tokenFieldsOfIdentityField,
       );
     }
-    const signupKeyId = (secret: string) => db.prepare('SELECT id FROM api_keys WHERE hash = ?').pluck().get(hashKey(secret)) as string;
+    const signupKeyId = async (secret: string) => (await stmt(db, 'SELECT id FROM api_keys WHERE hash = ?').pluck().get(hashKey(secret))) as string;
     const written = (accountId: string, createdByKey: string) =>
       insertLogin(db, sealer, { accountId, label: WRITTEN_LOGIN, website: 'written-site.com', extraWebsites: [], password: 'bench written login password', createdByKey, now });
-    written(measured.accountId, signupKeyId(measured.signup));
-    const other = openAccount(db, { plan: 'Plus', name: 'Other account', now });
-    const otherSignup = createKey(db, { accountId: other.id, name: 'signup', signupEnabled: true, scoped: false, now });
-    written(other.id, otherSignup.row.id);
+    await written(measured.accountId, await signupKeyId(measured.signup));
+    const other = await openAccount(db, { plan: 'Plus', name: 'Other account', now });
+    const otherSignup = await createKey(db, { accountId: other.id, name: 'signup', signupEnabled: true, scoped: false, now });
+    await written(other.id, otherSignup.row.id);
     return { accountId: measured.accountId, agent: measured.agent, signup: measured.signup, otherSignup: otherSignup.secret };
-  })();
+  });
 }

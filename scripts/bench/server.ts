@@ -90,16 +90,16 @@ if (kind === 'raw') {
   const dir = mkdtempSync(join(tmpdir(), 'vault-bench-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const db = openDb(join(dir, 'vault.db'));
-  cleanups.unshift(() => db.close());
+  cleanups.unshift(() => void db.close());
   const masterKey = randomBytes(32);
   const sealer = new Sealer(masterKey);
-  const demo = seedDemo(db, sealer, realClock.now());
+  const demo = await seedDemo(db, sealer, realClock.now());
   // The scale section: `small` adds a written login and another account to the demo data, `large`
   // also an account at the sizes the specification allows, and a registry release of its own.
   let scale: import('./scale-data.js').ScaleKeys | undefined;
   if (env.BENCH_SCALE === 'small' || env.BENCH_SCALE === 'large') {
     const { seedScale } = await import('./scale-data.js');
-    scale = seedScale(db, sealer, realClock.now(), env.BENCH_SCALE === 'large', { accountId: demo.accountId, ...demo.keys });
+    scale = await seedScale(db, sealer, realClock.now(), env.BENCH_SCALE === 'large', { accountId: demo.accountId, ...demo.keys });
   }
   const contract = loadContract(env.BENCH_DOC || undefined);
   const { loadRelease } = await import('../../server/domain/registry.js');

@@ -1,4 +1,4 @@
-import { immediate, type Db } from '../store/db.js';
+import { transaction, type Db } from '../store/db.js';
 import { writeInSharedCommit } from '../store/shared-commit.js';
 import { findLiveKeyById, type AuthenticatedKey } from '../store/keys.js';
 import { ApiError } from './errors.js';
@@ -35,8 +35,8 @@ export function authorised(key: AuthenticatedKey | undefined, needs: KeyNeeds): 
  * domain opens inside run as savepoints of this transaction, so the check and the write commit
  * together: no revocation can land between them, from this process or another on the same file.
  */
-export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): T {
-  return immediate(db, () => write(authorised(findLiveKeyById(db, key.id), needs)));
+export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
+  return transaction(db, async (tx) => write(authorised(await findLiveKeyById(tx, key.id), needs), tx));
 }
 
 /**
@@ -44,6 +44,6 @@ export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: 
  * other writes and the limiter's charges of the same event-loop turn: the step's savepoint holds
  * the check and the write together. Settles once that has committed.
  */
-export function writeAsInSharedCommit<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey) => T): Promise<T> {
-  return writeInSharedCommit(db, () => write(authorised(findLiveKeyById(db, key.id), needs)));
+export function writeAsInSharedCommit<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
+  return writeInSharedCommit(db, async (tx) => write(authorised(await findLiveKeyById(tx, key.id), needs), tx));
 }

@@ -43,9 +43,9 @@ function domainsOf(sites: (string | null)[]): Set<string> {
   return domains;
 }
 
-function readLogins(db: Db, accountId: string): LoginsPart {
-  const extra = extraSitesByLogin(db, accountId);
-  const logins = listLogins(db, accountId);
+async function readLogins(db: Db, accountId: string): Promise<LoginsPart> {
+  const extra = await extraSitesByLogin(db, accountId);
+  const logins = await listLogins(db, accountId);
   return {
     extra,
     logins,
@@ -123,7 +123,7 @@ export function changedSince(part: object, since: number, into: Set<string>): bo
  */
 
 /** The part with the changed logins read again, one by one; the others stay as they were. */
-function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: string[]): LoginsPart {
+async function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: string[]): Promise<LoginsPart> {
   const { logins, byId, extra, loginDomains, siteNames } = kept;
   for (const id of changed) {
     const old = byId.get(id);
@@ -136,7 +136,7 @@ function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: stri
     extra.delete(id);
     loginDomains.delete(id);
     siteNames.delete(id);
-    const now = accountLogin(db, accountId, id);
+    const now = await accountLogin(db, accountId, id);
     if (!now) continue;
     const { login } = now;
     if (now.extra.length > 0) extra.set(id, now.extra);
@@ -150,9 +150,9 @@ function updateLogins(db: Db, accountId: string, kept: LoginsPart, changed: stri
 }
 
 /** The part with the changed records' tokens read again. */
-function updateTokens(db: Db, accountId: string, kept: Tokens, changed: string[]): Tokens {
+async function updateTokens(db: Db, accountId: string, kept: Tokens, changed: string[]): Promise<Tokens> {
   for (const recordId of changed) {
-    const now = recordTokens(db, accountId, recordId);
+    const now = await recordTokens(db, accountId, recordId);
     if (now) kept.set(recordId, now);
     else kept.delete(recordId);
   }
@@ -168,40 +168,40 @@ function updateTokens(db: Db, accountId: string, kept: Tokens, changed: string[]
  * of the stored cards and logins are parsed (URL, host normal form, Public Suffix List) here, not on
  * every filtered fetch.
  */
-export function accountData(db: Db, accountId: string) {
-  const tokens = cachedRead(
+export async function accountData(db: Db, accountId: string) {
+  const tokens = await cachedRead(
     db,
     `catalog-tokens:${accountId}`,
-    () => accountTokens(db, accountId) as Tokens,
+    () => accountTokens(db, accountId) as Promise<Tokens>,
     scopes.part('tokens', accountId),
     (kept, changed) => updateTokens(db, accountId, kept, changed),
   );
-  const logins = cachedRead(
+  const logins = await cachedRead(
     db,
     `catalog-logins:${accountId}`,
     () => readLogins(db, accountId),
     scopes.part('logins', accountId),
     (kept, changed) => updateLogins(db, accountId, kept, changed),
   );
-  const cards = cachedRead(
+  const cards = await cachedRead(
     db,
     `catalog-cards:${accountId}`,
-    () => ({
-      cards: listCards(db, accountId),
-      cardDomains: new Map([...allowSitesByCard(db, accountId)].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
+    async () => ({
+      cards: await listCards(db, accountId),
+      cardDomains: new Map([...await allowSitesByCard(db, accountId)].map(([cardId, sites]) => [cardId, domainsOf(sites)])),
     }),
     scopes.part('cards', accountId),
   );
-  const profile = cachedRead(
+  const profile = await cachedRead(
     db,
     `catalog-profile:${accountId}`,
-    () => ({ presence: identityPresence(db, accountId), addresses: listAddresses(db, accountId) }),
+    async () => ({ presence: await identityPresence(db, accountId), addresses: await listAddresses(db, accountId) }),
     scopes.part('profile', accountId),
   );
   return { tokens, ...logins, ...cards, ...profile };
 }
 
 /** The logins and tokens parts read whole, for the proof that the kept ones are the same. */
-export function readWhole(db: Db, accountId: string): { tokens: Tokens } & LoginsPart {
-  return { tokens: accountTokens(db, accountId), ...readLogins(db, accountId) };
+export async function readWhole(db: Db, accountId: string): Promise<{ tokens: Tokens } & LoginsPart> {
+  return { tokens: await accountTokens(db, accountId), ...await readLogins(db, accountId) };
 }

@@ -44,15 +44,15 @@ export function loginEntry(login: LoginRow, extraSites: string[], tokens: Record
 }
 
 /** One stored login's entry, read from the store as it is now. */
-export function loginEntryOf(db: Db, login: LoginRow): LoginEntry {
-  return loginEntry(login, extraSitesOf(db, login.id), tokensOf(db, 'login', login.id));
+export async function loginEntryOf(db: Db, login: LoginRow): Promise<LoginEntry> {
+  return loginEntry(login, await extraSitesOf(db, login.id), await tokensOf(db, 'login', login.id));
 }
 
 /** The logins a key may see: all of the account's, or a scoped key's own list. */
-export function loginsInScope(db: Db, key: CatalogKey): LoginRow[] {
-  const all = listLogins(db, key.account_id);
+export async function loginsInScope(db: Db, key: CatalogKey): Promise<LoginRow[]> {
+  const all = await listLogins(db, key.account_id);
   if (key.scoped !== 1) return all;
-  const allowed = new Set(keyLoginIds(db, key.id));
+  const allowed = new Set(await keyLoginIds(db, key.id));
   return all.filter((l) => allowed.has(l.id));
 }
 
@@ -191,9 +191,9 @@ function keptEntries<E extends object>(rows: { id: string }[], tokens: Tokens, b
  * page's registrable domain, `anySite` cards after them, and `relatedLogins`: the other logins in
  * scope whose site name (the registrable domain without its public suffix) is the page's.
  */
-export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) {
+export async function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) {
   const accountId = key.account_id;
-  const { tokens, cards, extra, logins: all, byId, presence, addresses: addressRows, cardDomains, loginDomains, siteNames } = accountData(db, accountId);
+  const { tokens, cards, extra, logins: all, byId, presence, addresses: addressRows, cardDomains, loginDomains, siteNames } = await accountData(db, accountId);
   const site: PageSite | null | undefined = page === undefined ? undefined : parsePage(page);
 
   let cardEntries;
@@ -206,7 +206,7 @@ export function buildCatalog(db: Db, key: CatalogKey, page: string | undefined) 
     cardEntries = [...forPage.map((c) => cardEntry(c, tokens.get(c.id), false)), ...cards.filter((c) => c.any_site === 1).map((c) => cardEntry(c, tokens.get(c.id), true))];
   }
 
-  const allowed = key.scoped === 1 ? cachedRead(db, `key-logins:${key.id}`, () => new Set(keyLoginIds(db, key.id)), scopes.account(key.account_id)) : undefined;
+  const allowed = key.scoped === 1 ? await cachedRead(db, `key-logins:${key.id}`, async () => new Set(await keyLoginIds(db, key.id)), scopes.account(key.account_id)) : undefined;
   const logins = allowed ? all.filter((l) => allowed.has(l.id)) : all;
   const entry = (l: LoginRow) => {
     const sites = extra.get(l.id);

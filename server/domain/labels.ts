@@ -10,11 +10,11 @@ export const LABEL_MAX_LENGTH = 32;
  * The first free label of `base`, asking `taken` of each in turn: a label is looked up by itself,
  * so the cost is that of the labels of one site name tried, not of the account's whole set.
  */
-export function allocateLabel(taken: (label: string) => boolean, base: string, max: number): string | null {
+export async function allocateLabel(taken: (label: string) => Promise<boolean>, base: string, max: number): Promise<string | null> {
   for (let n = 1; n <= max; n++) {
     const suffix = n === 1 ? '' : String(n);
     const label = base.slice(0, LABEL_MAX_LENGTH - suffix.length) + suffix;
-    if (!taken(label)) return label;
+    if (!(await taken(label))) return label;
   }
   return null;
 }

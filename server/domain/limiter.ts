@@ -28,7 +28,7 @@ const REFUSAL_MESSAGES: Record<string, string> = {
  * batch, through that batch's tally when it has one.
  */
 export interface Counted {
-  readonly undo: (tally?: WindowTally) => void;
+  readonly undo: (tx: Db, tally?: WindowTally) => Promise<void>;
 }
 
 interface QueuedCharge {
@@ -38,6 +38,16 @@ interface QueuedCharge {
 }
 
 type Queued = QueuedCharge | Counted;
+
+/** One limit's count for one subject, read in a transaction, and how to change it there or later. */
+interface Plan {
+  check: LimitCheck;
+  max: number;
+  used: number;
+  retryAt: number;
+  charge(by: number): Promise<void>;
+  uncharge(later: Db, by: number, laterTally?: WindowTally): Promise<void>;
+}
 
 /** How often the limiter drops counters that no window can read any more. */
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
@@ -99,9 +109,10 @@ export class Limiter {
     let settled: Map<QueuedCharge, Counted | ApiError> | undefined;
     // One step of the connection's shared commit, with the requests' writes of the same turn.
     sharedCommit(this.db).add({
-      run() {
-        batch = limiter.takeQueue();
-        settled = limiter.chargeAll(batch);
+      async run(tx: Db) {
+        // Run again when the transaction is retried: the batch is taken once.
+        batch ??= limiter.takeQueue();
+        settled = await limiter.chargeAll(tx, batch);
       },
       committed() {
         for (const [charge, outcome] of settled!) {
@@ -122,64 +133,66 @@ export class Limiter {
   }
 
   /** Inside the shared transaction: each charge checked and counted in order, refunds taken back. */
-  private chargeAll(batch: Queued[]): Map<QueuedCharge, Counted | ApiError> {
+  private async chargeAll(tx: Db, batch: Queued[]): Promise<Map<QueuedCharge, Counted | ApiError>> {
     const settled = new Map<QueuedCharge, Counted | ApiError>();
-    this.pruneNowAndThen();
-    const tally = new WindowTally(this.db);
+    await this.pruneNowAndThen(tx);
+    const tally = new WindowTally(tx);
     for (const item of batch) {
       if (!('checks' in item)) {
-        item.undo(tally);
+        await item.undo(tx, tally);
         continue;
       }
       try {
-        settled.set(item, this.charge(item.checks, 1, tally));
+        settled.set(item, await this.charge(tx, item.checks, 1, tally));
       } catch (err) {
         // A refusal throws before anything is counted; anything else rolls back this turn's charges.
         if (!(err instanceof ApiError)) throw err;
         settled.set(item, err);
       }
     }
-    tally.write();
+    await tally.write();
     return settled;
   }
 
-  private pruneNowAndThen(): void {
+  private async pruneNowAndThen(tx: Db): Promise<void> {
     const now = this.clock.now();
     if (now - this.prunedAt < PRUNE_EVERY_MS) return;
-    counters.pruneCounters(this.db, now - this.longestWindowMs);
+    await counters.pruneCounters(tx, now - this.longestWindowMs);
     this.prunedAt = now;
   }
 
   /** For callers that charge a budget inside their own write transaction, which a refusal rolls back with it. */
-  consumeInTransaction(checks: LimitCheck[], by = 1): void {
-    this.charge(checks, by);
+  async consumeInTransaction(tx: Db, checks: LimitCheck[], by = 1): Promise<void> {
+    await this.charge(tx, checks, by);
   }
 
-  private charge(checks: LimitCheck[], by: number, tally?: WindowTally): Counted {
+  private async charge(tx: Db, checks: LimitCheck[], by: number, tally?: WindowTally): Promise<Counted> {
     const now = this.clock.now();
-    const plans = checks.map((c) => this.plan(c, now, tally));
+    const plans: Plan[] = [];
+    for (const c of checks) plans.push(await this.plan(tx, c, now, tally));
     for (const p of plans) {
       if (p.used + by > p.max) throw this.refusal(p.check.limit, p.retryAt, now);
     }
-    for (const p of plans) p.charge(by);
+    for (const p of plans) await p.charge(by);
     // Methods, not named arrows: the TypeScript loader would name each closure anew on every charge.
     return {
-      undo(later?: WindowTally) {
-        for (const p of plans) p.uncharge(by, later);
+      async undo(later: Db, laterTally?: WindowTally) {
+        for (const p of plans) await p.uncharge(later, by, laterTally);
       },
     };
   }
 
   /** Whether `by` more would fit, without counting. */
-  fits(checks: LimitCheck[], by = 1): boolean {
+  async fits(tx: Db, checks: LimitCheck[], by = 1): Promise<boolean> {
     const now = this.clock.now();
-    return checks.every((c) => {
-      const p = this.plan(c, now);
-      return p.used + by <= p.max;
-    });
+    for (const c of checks) {
+      const p = await this.plan(tx, c, now);
+      if (p.used + by > p.max) return false;
+    }
+    return true;
   }
 
-  private plan(check: LimitCheck, now: number, tally?: WindowTally) {
+  private async plan(tx: Db, check: LimitCheck, now: number, tally?: WindowTally): Promise<Plan> {
     const { limit, subject } = check;
     const max = this.max(limit, check.plan);
     const window = limit.window;
@@ -187,49 +200,48 @@ export class Limiter {
     const span = window.seconds * 1000;
     if (window.type === 'fixed') {
       const start = Math.floor(now / span) * span;
-      const db = this.db;
-      const counter = tally?.counter(limit.id, subject, start);
+      const counter = tally && (await tally.counter(limit.id, subject, start));
       return {
         check,
         max,
-        used: counter ? counter.count : counters.windowCount(db, limit.id, subject, start),
+        used: counter ? counter.count : await counters.windowCount(tx, limit.id, subject, start),
         retryAt: start + span,
-        charge(by: number) {
+        async charge(by: number) {
           if (counter) counter.add(by);
-          else counters.addToWindow(db, limit.id, subject, start, by);
+          else await counters.addToWindow(tx, limit.id, subject, start, by);
         },
         // Taken back through the tally of the batch that takes it back, when there is one.
-        uncharge(by: number, later?: WindowTally) {
-          if (later) later.counter(limit.id, subject, start).add(-by);
-          else counters.subtractFromWindow(db, limit.id, subject, start, by);
+        async uncharge(later: Db, by: number, laterTally?: WindowTally) {
+          if (laterTally) (await laterTally.counter(limit.id, subject, start)).add(-by);
+          else await counters.subtractFromWindow(later, limit.id, subject, start, by);
         },
       };
     }
     if (window.type === 'anchored') {
-      const latest = counters.latestWindowStart(this.db, limit.id, subject);
+      const latest = await counters.latestWindowStart(tx, limit.id, subject);
       const live = latest !== undefined && now < latest + span;
       const start = live ? latest! : now;
       return {
         check,
         max,
-        used: live ? counters.windowCount(this.db, limit.id, subject, start) : 0,
+        used: live ? await counters.windowCount(tx, limit.id, subject, start) : 0,
         retryAt: start + span,
-        charge: (by: number) => counters.addToWindow(this.db, limit.id, subject, start, by),
-        uncharge: (by: number) => counters.subtractFromWindow(this.db, limit.id, subject, start, by),
+        charge: (by: number) => counters.addToWindow(tx, limit.id, subject, start, by),
+        uncharge: (later: Db, by: number) => counters.subtractFromWindow(later, limit.id, subject, start, by),
       };
     }
     const since = now - span;
-    const oldest = counters.oldestEventSince(this.db, limit.id, subject, since);
+    const oldest = await counters.oldestEventSince(tx, limit.id, subject, since);
     return {
       check,
       max,
-      used: counters.eventsSince(this.db, limit.id, subject, since),
+      used: await counters.eventsSince(tx, limit.id, subject, since),
       retryAt: (oldest ?? now) + span,
-      charge: (by: number) => {
-        for (let i = 0; i < by; i++) counters.addEvent(this.db, limit.id, subject, now);
+      charge: async (by: number) => {
+        for (let i = 0; i < by; i++) await counters.addEvent(tx, limit.id, subject, now);
       },
-      uncharge: (by: number) => {
-        for (let i = 0; i < by; i++) counters.removeEvent(this.db, limit.id, subject, now);
+      uncharge: async (later: Db, by: number) => {
+        for (let i = 0; i < by; i++) await counters.removeEvent(later, limit.id, subject, now);
       },
     };
   }
@@ -254,7 +266,7 @@ export class WindowTally {
 
   constructor(private readonly db: Db) {}
 
-  counter(limitId: string, subject: string, start: number) {
+  async counter(limitId: string, subject: string, start: number) {
     const id = `${limitId}\n${subject}\n${start}`;
     let counter = this.windows.get(id);
     if (!counter) {
@@ -262,7 +274,7 @@ export class WindowTally {
         limitId,
         subject,
         start,
-        count: counters.windowCount(this.db, limitId, subject, start),
+        count: await counters.windowCount(this.db, limitId, subject, start),
         added: 0,
         // A refund never takes a window below zero, as the table's own subtraction does not.
         add(by: number) {
@@ -276,10 +288,10 @@ export class WindowTally {
     return counter;
   }
 
-  write(): void {
+  async write(): Promise<void> {
     for (const c of this.windows.values()) {
-      if (c.added > 0) counters.addToWindow(this.db, c.limitId, c.subject, c.start, c.added);
-      else if (c.added < 0) counters.subtractFromWindow(this.db, c.limitId, c.subject, c.start, -c.added);
+      if (c.added > 0) await counters.addToWindow(this.db, c.limitId, c.subject, c.start, c.added);
+      else if (c.added < 0) await counters.subtractFromWindow(this.db, c.limitId, c.subject, c.start, -c.added);
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { transaction } from '../store/db.js';
 import { findLink, insertLink, useLink, type LinkKind, type LinkRow } from '../store/links.js';
 import { ApiError } from './errors.js';
 import { decideSignupRequest, viewSignupRequest, type SignupDeps, type SignupStatus } from './signup.js';
@@ -25,26 +25,22 @@ function notFound(): ApiError {
 }
 
 /** The live link of this kind, or not found. */
-export function liveLink(deps: SignupDeps, token: string, kind: LinkKind): LinkRow {
-  const link = findLink(deps.db, deps.sealer, token);
+export async function liveLink(deps: SignupDeps, token: string, kind: LinkKind): Promise<LinkRow> {
+  const link = await findLink(deps.db, deps.sealer, token);
   if (!link || link.kind !== kind || link.status !== 'pending' || deps.clock.now() >= link.expires_at) throw notFound();
   return link;
 }
 
-function immediate<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
-}
-
 /** Creates a purchase approval, live prompt or challenge handoff link (the fixture surface stands in for the proxy). */
-export function createLink(
+export async function createLink(
   deps: SignupDeps,
   accountId: string,
   kind: Exclude<LinkKind, 'signup'>,
   details: Record<string, unknown> = {},
-): { token: string; expiresAt: number } {
+): Promise<{ token: string; expiresAt: number }> {
   const now = deps.clock.now();
   const expiresAt = now + deps.limiter.max(deps.contract.limit(LIFETIME[kind]), 'Free') * 1000;
-  return { token: insertLink(deps.db, deps.sealer, { accountId, kind, details, now, expiresAt }), expiresAt };
+  return { token: await insertLink(deps.db, deps.sealer, { accountId, kind, details, now, expiresAt }), expiresAt };
 }
 
 // Purchase approvals ------------------------------------------------------------------------------
@@ -56,8 +52,8 @@ export interface PurchaseApprovalView {
   expiresAt: number;
 }
 
-export function readPurchaseApproval(deps: SignupDeps, token: string): PurchaseApprovalView {
-  const link = liveLink(deps, token, 'purchase');
+export async function readPurchaseApproval(deps: SignupDeps, token: string): Promise<PurchaseApprovalView> {
+  const link = await liveLink(deps, token, 'purchase');
   const details = JSON.parse(link.details) as { kind: string; offersDeclared: boolean };
   return { status: 'pending', kind: details.kind, offersDeclared: details.offersDeclared, expiresAt: link.expires_at };
 }
@@ -69,9 +65,9 @@ export interface PurchaseHoldShown {
   declaredTotal?: string;
 }
 
-export function readPurchaseHold(deps: SignupDeps, token: string): PurchaseApprovalView & { shown: PurchaseHoldShown } {
-  const view = readPurchaseApproval(deps, token);
-  const { amount, merchant, declaredTotal } = JSON.parse(liveLink(deps, token, 'purchase').details) as PurchaseHoldShown;
+export async function readPurchaseHold(deps: SignupDeps, token: string): Promise<PurchaseApprovalView & { shown: PurchaseHoldShown }> {
+  const view = await readPurchaseApproval(deps, token);
+  const { amount, merchant, declaredTotal } = JSON.parse((await liveLink(deps, token, 'purchase')).details) as PurchaseHoldShown;
   return { ...view, shown: { amount, merchant, declaredTotal } };
 }
 
@@ -85,11 +81,12 @@ export function decidePurchaseApproval(
   token: string,
   decision: 'approve' | 'deny',
   at: PurchaseAt = 'page',
-): { status: 'approved' | 'denied'; at?: PurchaseAt } {
-  return immediate(deps.db, () => {
-    const view = readPurchaseApproval(deps, token);
+): Promise<{ status: 'approved' | 'denied'; at?: PurchaseAt }> {
+  return transaction(deps.db, async (db) => {
+    const tx = { ...deps, db };
+    const view = await readPurchaseApproval(tx, token);
     if (decision === 'deny') {
-      useLink(deps.db, token, 'denied', deps.clock.now());
+      await useLink(tx.db, token, 'denied', deps.clock.now());
       return { status: 'denied' as const };
     }
     if (at === 'declared' && !view.offersDeclared) {
@@ -98,7 +95,7 @@ export function decidePurchaseApproval(
     if (view.kind === AMOUNT_MISMATCH && at !== 'declared') {
       throw new ApiError(400, 'declared_required', 'The page total does not match the declared total; this hold can only be approved at the declared total.');
     }
-    useLink(deps.db, token, 'approved', deps.clock.now(), at);
+    await useLink(tx.db, token, 'approved', deps.clock.now(), at);
     return { status: 'approved' as const, at };
   });
 }
@@ -115,13 +112,13 @@ export interface SignupApprovalView {
   approvalFailure?: string;
 }
 
-export function readSignupApproval(deps: SignupDeps, token: string): SignupApprovalView {
-  const link = liveLink(deps, token, 'signup');
-  const view = viewSignupRequest(deps, link.signup_request_id!);
+export async function readSignupApproval(deps: SignupDeps, token: string): Promise<SignupApprovalView> {
+  const link = await liveLink(deps, token, 'signup');
+  const view = await viewSignupRequest(deps, link.signup_request_id!);
   return approvalView(view, view.approvalFailure);
 }
 
-function approvalView(view: ReturnType<typeof viewSignupRequest>, approvalFailure: string | null | undefined): SignupApprovalView {
+function approvalView(view: Awaited<ReturnType<typeof viewSignupRequest>>, approvalFailure: string | null | undefined): SignupApprovalView {
   return {
     status: view.status,
     website: view.website,
@@ -137,12 +134,13 @@ function approvalView(view: ReturnType<typeof viewSignupRequest>, approvalFailur
  * link usable (the account holder may free a label or logins and approve again); the answer names
  * the reason.
  */
-export function decideSignupApproval(deps: SignupDeps, token: string, decision: 'approve' | 'deny'): SignupApprovalView {
-  return immediate(deps.db, () => {
-    const link = liveLink(deps, token, 'signup');
-    const outcome = decideSignupRequest(deps, link.signup_request_id!, decision);
+export function decideSignupApproval(deps: SignupDeps, token: string, decision: 'approve' | 'deny'): Promise<SignupApprovalView> {
+  return transaction(deps.db, async (db) => {
+    const tx = { ...deps, db };
+    const link = await liveLink(tx, token, 'signup');
+    const outcome = await decideSignupRequest(tx, link.signup_request_id!, decision);
     if (!outcome) throw notFound();
-    return approvalView(viewSignupRequest(deps, link.signup_request_id!), outcome.ok ? undefined : outcome.reason);
+    return approvalView(await viewSignupRequest(tx, link.signup_request_id!), outcome.ok ? undefined : outcome.reason);
   });
 }
 
@@ -154,10 +152,11 @@ export interface PromptView {
 }
 
 /** Opens a GET-only link. Single use: the first read opens it; a second read is not found. */
-export function openPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'challenge'): PromptView {
-  return immediate(deps.db, () => {
-    const view = peekPrompt(deps, token, kind);
-    useLink(deps.db, token, 'opened', deps.clock.now());
+export function openPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'challenge'): Promise<PromptView> {
+  return transaction(deps.db, async (db) => {
+    const tx = { ...deps, db };
+    const view = await peekPrompt(tx, token, kind);
+    await useLink(tx.db, token, 'opened', deps.clock.now());
     return view;
   });
 }
@@ -167,6 +166,6 @@ export function openPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'chall
  * 9110 section 9.3.2), so a mail scanner or link preview that asks for the head leaves the link to
  * the account holder.
  */
-export function peekPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'challenge'): PromptView {
-  return { status: 'pending', expiresAt: liveLink(deps, token, kind).expires_at };
+export async function peekPrompt(deps: SignupDeps, token: string, kind: 'cvv' | 'challenge'): Promise<PromptView> {
+  return { status: 'pending', expiresAt: (await liveLink(deps, token, kind)).expires_at };
 }

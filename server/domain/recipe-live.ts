@@ -115,12 +115,12 @@ export type ContributionMemo = Map<string, { row: store.ContributedRow; live: Li
  * merged row is the reviewed version; the newest unreviewed row after it that displaces no
  * verified recipe is live, else the reviewed version serves.
  */
-export function readLiveSet(db: Db, release: ReleaseIndex, memo: ContributionMemo): LiveSet {
+export async function readLiveSet(db: Db, release: ReleaseIndex, memo: ContributionMemo): Promise<LiveSet> {
   const unreviewed = new Map<string, LiveRecipe[]>();
   const merged = new Map<string, LiveRecipe>();
   const hosts: HostIndex = new Map();
   const seen = new Set<string>();
-  for (const row of store.contributions(db)) {
+  for (const row of await store.contributions(db)) {
     seen.add(row.submission_id);
     const live = contributedFrom(row, memo);
     addHosts(hosts, live);

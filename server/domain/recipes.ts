@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { transaction, type Db } from '../store/db.js';
 import type { Contract, PlanName } from '../contract.js';
 import * as store from '../store/recipes.js';
 import type { Clock } from './clock.js';
@@ -69,7 +69,7 @@ export class RecipeRegistry {
       (id, err) => deps.log?.({ level: 'error', msg: 'recipe screening failed', submission: id, error: err instanceof Error ? err.message : String(err) }),
     );
     // Submissions left pending by a previous run (screening is in memory) are screened again.
-    this.screening.add(...store.pendingSubmissionIds(deps.db));
+    void store.pendingSubmissionIds(deps.db).then((ids) => this.screening.add(...ids));
   }
 
   /**
@@ -78,20 +78,20 @@ export class RecipeRegistry {
    * unchanged; a new one reads the contributions only, over the release index built once.
    * Callers never change what it returns.
    */
-  live(): LiveSet {
-    return cachedRead(this.deps.db, 'recipes:live', () => readLiveSet(this.deps.db, this.releaseIndex, this.parsed), scopes.registry);
+  live(db: Db = this.deps.db): Promise<LiveSet> {
+    return cachedRead(db, 'recipes:live', () => readLiveSet(db, this.releaseIndex, this.parsed), scopes.registry);
   }
 
   /** GET /v1/recipes without `url`: every live recipe, with its body when `full`. */
-  index(full: boolean): IndexEntry[] {
-    return this.live()
+  async index(full: boolean): Promise<IndexEntry[]> {
+    return (await this.live())
       .sorted()
       .map((l) => entryOf(l, full));
   }
 
   /** GET /v1/recipes?url=: the four slots for a page; a value that does not parse gives four nulls. */
-  lookup(url: string): Lookup {
-    return lookup(this.live(), url);
+  async lookup(url: string): Promise<Lookup> {
+    return lookup(await this.live(), url);
   }
 
   /**
@@ -100,20 +100,19 @@ export class RecipeRegistry {
    * records nothing. The recipe is live from here on; screening is queued by the caller, after
    * the response.
    */
-  submit(key: Submitter, body: unknown, limiter: Limiter): { id: string; status: 'pending' } {
-    const { db, clock, contract } = this.deps;
+  submit(db: Db, key: Submitter, body: unknown, limiter: Limiter): Promise<{ id: string; status: 'pending' }> {
+    const { clock, contract } = this.deps;
     const submission = readSubmission(contract, body);
     if (submission.problems.length > 0) throw invalidRecipe(submission.problems);
     const { recipe, note, verificationRequested } = submission;
-    const id = db
-      .transaction(() => {
+    return transaction(db, async (tx) => {
         try {
-          limiter.consumeInTransaction([{ limit: contract.limit('recipe-submissions-per-account'), subject: key.account_id, plan: key.plan }]);
+          await limiter.consumeInTransaction(tx, [{ limit: contract.limit('recipe-submissions-per-account'), subject: key.account_id, plan: key.plan }]);
         } catch (e) {
           if (e instanceof ApiError) throw new ApiError(e.status, e.code, 'Too many recipe submissions for this account in the last 24 hours.', e.extra);
           throw e;
         }
-        return store.insertSubmission(db, {
+        const id = await store.insertSubmission(tx, {
           accountId: key.account_id,
           keyId: key.id,
           key: recipe.key,
@@ -126,27 +125,25 @@ export class RecipeRegistry {
           verificationRequested,
           now: clock.now(),
         });
-      })
-      .immediate();
-    return { id, status: 'pending' };
+        return { id, status: 'pending' as const };
+      });
   }
 
   /** GET /v1/recipes/submissions/{id}: only the caller's account's submissions exist for it. */
-  submission(key: Submitter, id: string): SubmissionView {
-    const row = store.getSubmission(this.deps.db, id);
+  async submission(key: Submitter, id: string): Promise<SubmissionView> {
+    const row = await store.getSubmission(this.deps.db, id);
     if (!row || row.account_id !== key.account_id) throw new ApiError(404, 'not_found', 'No submission with this id for this account.');
     return viewOf(row);
   }
 
   /** Screens one pending submission; the rules are in screenSubmission and docs/recipes.md. */
-  screen(id: string): void {
-    const { db } = this.deps;
-    db.transaction(() => {
-      const row = store.getSubmission(db, id);
+  screen(id: string): Promise<void> {
+    return transaction(this.deps.db, async (db) => {
+      const row = await store.getSubmission(db, id);
       if (!row || row.status !== 'pending') return;
-      const { outcome, verdict } = screenSubmission(row, this.live());
-      store.finishScreening(db, id, outcome, verdict);
-    }).immediate();
+      const { outcome, verdict } = screenSubmission(row, await this.live(db));
+      await store.finishScreening(db, id, outcome, verdict);
+    });
   }
 
   /**
@@ -154,20 +151,19 @@ export class RecipeRegistry {
    * its key again; verify also sets `verified` and publishes the note as `evidence`; reject takes
    * it out of the live set. Allowed in any state, and it ends screening if still pending.
    */
-  decide(id: string, decision: Decision): { submission: SubmissionView; live: IndexEntry | null } {
-    const { db, clock } = this.deps;
-    return db
-      .transaction(() => {
-        const row = store.getSubmission(db, id);
+  decide(id: string, decision: Decision): Promise<{ submission: SubmissionView; live: IndexEntry | null }> {
+    const { clock } = this.deps;
+    return transaction(this.deps.db, async (db) => {
+        const row = await store.getSubmission(db, id);
         if (!row) throw new ApiError(404, 'not_found', 'No submission with this id.');
         const verdict = JSON.parse(row.verdict) as string[];
         const note = row.note?.trim() ? row.note : null;
         if (decision === 'reject') {
-          store.recordDecision(db, id, { status: 'rejected', verdict: [...verdict, VERDICT.rejected] });
+          await store.recordDecision(db, id, { status: 'rejected', verdict: [...verdict, VERDICT.rejected] });
         } else if (decision === 'merge') {
-          store.recordDecision(db, id, { status: 'merged', verdict: [...verdict, VERDICT.merged], liveSince: clock.now() });
+          await store.recordDecision(db, id, { status: 'merged', verdict: [...verdict, VERDICT.merged], liveSince: clock.now() });
         } else {
-          store.recordDecision(db, id, {
+          await store.recordDecision(db, id, {
             status: 'merged',
             verdict: [...verdict, note ? VERDICT.verified : VERDICT.verifiedWithoutNote],
             liveStatus: 'verified',
@@ -175,10 +171,9 @@ export class RecipeRegistry {
             liveSince: clock.now(),
           });
         }
-        const live = this.live().get(row.recipe_key);
-        return { submission: viewOf(store.getSubmission(db, id)!), live: live ? entryOf(live, true) : null };
-      })
-      .immediate();
+        const live = (await this.live(db)).get(row.recipe_key);
+        return { submission: viewOf((await store.getSubmission(db, id))!), live: live ? entryOf(live, true) : null };
+      });
   }
 }
 

@@ -6,11 +6,13 @@
 export class ScreeningQueue {
   private readonly queue: string[] = [];
   private scheduled = false;
+  /** A screening under way: its id is no longer queued, and it is not done. */
+  private running = false;
   private paused = false;
   private waiters: (() => void)[] = [];
 
   constructor(
-    private readonly run: (id: string) => void,
+    private readonly run: (id: string) => Promise<void>,
     private readonly onError: (id: string, err: unknown) => void,
   ) {}
 
@@ -30,25 +32,28 @@ export class ScreeningQueue {
 
   /** Resolves once nothing is queued (never while paused with submissions waiting). */
   idle(): Promise<void> {
-    if (this.queue.length === 0) return Promise.resolve();
+    if (this.queue.length === 0 && !this.running) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   private schedule(): void {
-    if (this.scheduled || this.paused || this.queue.length === 0) return;
+    if (this.scheduled || this.running || this.paused || this.queue.length === 0) return;
     this.scheduled = true;
-    setImmediate(() => this.step());
+    setImmediate(() => void this.step());
   }
 
-  private step(): void {
+  private async step(): Promise<void> {
     this.scheduled = false;
     if (this.paused) return;
     const id = this.queue.shift();
     if (id !== undefined) {
+      this.running = true;
       try {
-        this.run(id);
+        await this.run(id);
       } catch (err) {
         this.onError(id, err);
+      } finally {
+        this.running = false;
       }
     }
     if (this.queue.length > 0) return this.schedule();

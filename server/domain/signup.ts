@@ -1,4 +1,4 @@
-import { immediate, type Db } from '../store/db.js';
+import { transaction, type Db } from '../store/db.js';
 import type { Sealer } from '../store/secrets.js';
 import type { Contract, PlanName } from '../contract.js';
 import { getAccount } from '../store/accounts.js';
@@ -103,7 +103,7 @@ function normalWebsite(value: string): string | null {
  * inside the write transaction the caller holds (a step of a shared commit, which holds the write
  * lock): a refusal throws, and the caller rolls back what was written.
  */
-export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): FiledRequest {
+export async function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): Promise<FiledRequest> {
   // Stored, compared (pre-approvals, labels, the catalog) and returned in its normal form.
   const website = typeof body.website === 'string' ? normalWebsite(body.website) : null;
   if (website === null) throw new ApiError(400, 'invalid_website', websiteRefusal(deps.contract));
@@ -117,11 +117,11 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
 
   const now = deps.clock.now();
   const loginLimit = deps.contract.limit('logins-per-account');
-  if (countLogins(db, key.account_id) >= value(deps, loginLimit.id)) {
+  if (await countLogins(db, key.account_id) >= value(deps, loginLimit.id)) {
     throw new ApiError(loginLimit.status ?? 403, loginLimit.code ?? 'login_limit', 'The account holds the most logins it may; the account holder must delete logins before an agent can add one.');
   }
   const expiresAt = now + seconds(deps, 'signup-request-lifetime');
-  const requestId = requests.insertSignupRequest(db, sealer, {
+  const requestId = await requests.insertSignupRequest(db, sealer, {
     accountId: key.account_id,
     keyId: key.id,
     website,
@@ -131,15 +131,15 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
     now,
     expiresAt,
   });
-  if (preapprovalApplies(deps, key, website, email)) {
-    const outcome = approve(deps, requests.getSignupRequest(db, requestId)!, { preapproved: true });
+  if (await preapprovalApplies(deps, key, website, email)) {
+    const outcome = await approve(deps, (await requests.getSignupRequest(db, requestId))!, { preapproved: true });
     if (outcome.ok) return { requestId, status: 'approved', expiresAt };
   }
 
   const pendingLimit = deps.contract.limit('pending-signup-requests');
   const maxPending = value(deps, pendingLimit.id);
   // The new request is already counted: refuse when it would be one too many.
-  if (requests.pendingAbove(db, key.account_id, now, maxPending)) {
+  if (await requests.pendingAbove(db, key.account_id, now, maxPending)) {
     throw new ApiError(pendingLimit.status ?? 429, pendingLimit.code ?? 'too_many_pending', `${maxPending} signup requests already await the account holder; poll them before filing another.`);
   }
   // The request's link is its id with the server's tag (signupLinkToken): nothing more to store.
@@ -147,11 +147,11 @@ export function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record
 }
 
 /** Site and exact email on the list, within both pre-approval ceilings (section 4.6). */
-function preapprovalApplies(deps: SignupDeps, key: FilingKey, site: string, email: string): boolean {
-  const listed = getPreapproval(deps.db, deps.sealer, key.account_id, site);
+async function preapprovalApplies(deps: SignupDeps, key: FilingKey, site: string, email: string): Promise<boolean> {
+  const listed = await getPreapproval(deps.db, deps.sealer, key.account_id, site);
   if (!listed || listed.email !== email) return false;
   if (listed.signups >= value(deps, 'preapproved-signups-per-site')) return false;
-  return deps.limiter.fits([preapprovalAllowance(deps, key.account_id, key.plan)]);
+  return deps.limiter.fits(deps.db, [preapprovalAllowance(deps, key.account_id, key.plan)]);
 }
 
 function preapprovalAllowance(deps: SignupDeps, accountId: string, plan: PlanName): LimitCheck {
@@ -167,33 +167,33 @@ function changeBudget(deps: SignupDeps, accountId: string, plan: PlanName): Limi
  * pre-approved signup draws on the pre-approval allowance; an account holder's approval charges
  * the credential-change budget. A failed check writes nothing but its reason.
  */
-function approve(deps: SignupDeps, request: requests.SignupRequestRow, options: { preapproved: boolean }): ApprovalOutcome {
+async function approve(deps: SignupDeps, request: requests.SignupRequestRow, options: { preapproved: boolean }): Promise<ApprovalOutcome> {
   const { db, sealer } = deps;
   const now = deps.clock.now();
   const accountId = request.account_id;
-  const plan = getAccount(db, accountId)!.plan;
-  const key = request.key_id ? getKey(db, request.key_id) : undefined;
+  const plan = (await getAccount(db, accountId))!.plan;
+  const key = request.key_id ? await getKey(db, request.key_id) : undefined;
 
-  const failed = (limitId: string): ApprovalOutcome => {
+  const failed = async (limitId: string): Promise<ApprovalOutcome> => {
     const reason = reasonOf(deps, limitId);
-    requests.recordApprovalFailure(db, request.id, reason);
+    await requests.recordApprovalFailure(db, request.id, reason);
     return { ok: false, reason };
   };
 
-  if (countLogins(db, accountId) >= value(deps, 'logins-per-account', plan)) return failed('logins-per-account');
-  const label = allocateLabel((l) => labelTaken(db, accountId, l), siteLabel(request.website), value(deps, 'labels-per-site-name', plan));
+  if (await countLogins(db, accountId) >= value(deps, 'logins-per-account', plan)) return failed('logins-per-account');
+  const label = await allocateLabel((l) => labelTaken(db, accountId, l), siteLabel(request.website), value(deps, 'labels-per-site-name', plan));
   if (label === null) return failed('labels-per-site-name');
   if (key?.scoped === 1) {
     const list = deps.contract.limit('scoped-key-login-list');
-    const { added, total } = requests.scopedListCounts(db, key.id);
+    const { added, total } = await requests.scopedListCounts(db, key.id);
     if (added >= value(deps, list.id, plan) || (list.fullAbove !== undefined && total > list.fullAbove)) return failed(list.id);
   }
   const budget = options.preapproved ? preapprovalAllowance(deps, accountId, plan) : changeBudget(deps, accountId, plan);
-  if (!deps.limiter.fits([budget])) return failed(budget.limit.id);
+  if (!await deps.limiter.fits(deps.db, [budget])) return failed(budget.limit.id);
 
   const rules = JSON.parse(request.rules) as PasswordRules;
-  const { email, username } = requests.readSignupIdentity(db, sealer, request.id);
-  const loginId = insertLogin(db, sealer, {
+  const { email, username } = await requests.readSignupIdentity(db, sealer, request.id);
+  const loginId = await insertLogin(db, sealer, {
     accountId,
     label,
     website: request.website,
@@ -204,35 +204,35 @@ function approve(deps: SignupDeps, request: requests.SignupRequestRow, options: 
     createdByKey: request.key_id,
     now,
   });
-  if (key?.scoped === 1) addKeyLogin(db, key.id, loginId);
-  deps.limiter.consumeInTransaction([budget]);
-  if (options.preapproved) countPreapprovedSignup(db, accountId, request.website);
-  requests.markApproved(db, request.id, { loginId, passwordPolicy: JSON.stringify(policyOf(rules)), preapproved: options.preapproved, now });
-  closeSignupLinks(db, request.id, 'approved', now);
+  if (key?.scoped === 1) await addKeyLogin(db, key.id, loginId);
+  await deps.limiter.consumeInTransaction(db, [budget]);
+  if (options.preapproved) await countPreapprovedSignup(db, accountId, request.website);
+  await requests.markApproved(db, request.id, { loginId, passwordPolicy: JSON.stringify(policyOf(rules)), preapproved: options.preapproved, now });
+  await closeSignupLinks(db, request.id, 'approved', now);
   return { ok: true, loginId };
 }
 
 /** GET /v1/logins/requests/{id}: only the filing key sees the request; never a password. */
-export function pollSignupRequest(deps: SignupDeps, key: FilingKey, id: string): PollBody {
+export async function pollSignupRequest(deps: SignupDeps, key: FilingKey, id: string): Promise<PollBody> {
   const { db } = deps;
-  const row = requests.getSignupRequest(db, id);
+  const row = await requests.getSignupRequest(db, id);
   if (!row || row.key_id !== key.id) throw new ApiError(404, 'request_not_found', 'No signup request with this id was filed by this key.');
   const status = effectiveStatus(row, deps.clock.now());
   if (status === 'pending') return { status, expiresAt: row.expires_at };
   if (status !== 'approved') return { status };
-  const login = row.login_id ? getLogin(db, row.login_id) : undefined;
-  if (!login || !inScope(db, key, login.id)) throw new ApiError(403, 'scope_denied', "The approved login is no longer in this key's scope.");
+  const login = row.login_id ? await getLogin(db, row.login_id) : undefined;
+  if (!login || !await inScope(db, key, login.id)) throw new ApiError(403, 'scope_denied', "The approved login is no longer in this key's scope.");
   return {
     status,
-    login: loginEntryOf(db, login),
+    login: await loginEntryOf(db, login),
     passwordPolicy: JSON.parse(row.password_policy!) as PasswordPolicy,
     passwordOwnerManaged: login.password_owner_managed === 1,
   };
 }
 
 /** Section 5 item 6: a scoped key reaches only the logins on its list. */
-function inScope(db: Db, key: FilingKey, loginId: string): boolean {
-  return key.scoped !== 1 || keyLoginIds(db, key.id).includes(loginId);
+async function inScope(db: Db, key: FilingKey, loginId: string): Promise<boolean> {
+  return key.scoped !== 1 || (await keyLoginIds(db, key.id)).includes(loginId);
 }
 
 /** What the account holder sees on the signup link: the request, and why an approval could not complete. */
@@ -245,9 +245,9 @@ export interface SignupDecisionView {
   approvalFailure: string | null;
 }
 
-export function viewSignupRequest(deps: SignupDeps, requestId: string): SignupDecisionView {
-  const row = requests.getSignupRequest(deps.db, requestId)!;
-  const { email, username } = requests.readSignupIdentity(deps.db, deps.sealer, requestId);
+export async function viewSignupRequest(deps: SignupDeps, requestId: string): Promise<SignupDecisionView> {
+  const row = (await requests.getSignupRequest(deps.db, requestId))!;
+  const { email, username } = await requests.readSignupIdentity(deps.db, deps.sealer, requestId);
   return {
     status: effectiveStatus(row, deps.clock.now()),
     website: row.website,
@@ -263,12 +263,12 @@ export function viewSignupRequest(deps: SignupDeps, requestId: string): SignupDe
  * transaction; when one fails the request stays pending and the reason is returned (for the
  * account holder only). Returns undefined when the request is no longer pending.
  */
-export function decideSignupRequest(deps: SignupDeps, requestId: string, decision: 'approve' | 'deny'): ApprovalOutcome | { ok: true; denied: true } | undefined {
-  const row = requests.getSignupRequest(deps.db, requestId);
+export async function decideSignupRequest(deps: SignupDeps, requestId: string, decision: 'approve' | 'deny'): Promise<ApprovalOutcome | { ok: true; denied: true } | undefined> {
+  const row = await requests.getSignupRequest(deps.db, requestId);
   if (!row || effectiveStatus(row, deps.clock.now()) !== 'pending') return undefined;
   if (decision === 'deny') {
-    requests.markDenied(deps.db, requestId, deps.clock.now());
-    closeSignupLinks(deps.db, requestId, 'denied', deps.clock.now());
+    await requests.markDenied(deps.db, requestId, deps.clock.now());
+    await closeSignupLinks(deps.db, requestId, 'denied', deps.clock.now());
     return { ok: true, denied: true };
   }
   return approve(deps, row, { preapproved: false });
@@ -281,32 +281,33 @@ export function decideSignupRequest(deps: SignupDeps, requestId: string, decisio
  * holds the login may not change it (section 5 item 6): it reads as a login this key may not
  * change, the operation's own answer, and never shows the login's entry.
  */
-function changeableLogin(deps: SignupDeps, key: FilingKey, label: string) {
-  const login = getLoginByLabel(deps.db, key.account_id, label);
-  if (!login || login.created_by_key !== key.id || !inScope(deps.db, key, login.id)) return { login: undefined, inWindow: false };
+async function changeableLogin(deps: SignupDeps, key: FilingKey, label: string) {
+  const login = await getLoginByLabel(deps.db, key.account_id, label);
+  if (!login || login.created_by_key !== key.id || !await inScope(deps.db, key, login.id)) return { login: undefined, inWindow: false };
   const inWindow = deps.clock.now() < login.created_at + seconds(deps, 'login-change-window');
   return { login, inWindow };
 }
 
-function entryOf(deps: SignupDeps, loginId: string): LoginEntry {
-  return loginEntryOf(deps.db, getLogin(deps.db, loginId)!);
+async function entryOf(deps: SignupDeps, loginId: string): Promise<LoginEntry> {
+  return loginEntryOf(deps.db, (await getLogin(deps.db, loginId))!);
 }
 
 /** POST /v1/logins/username. The body has passed the document's validation. */
-export function setLoginUsername(deps: SignupDeps, key: FilingKey, label: string, username: string): { login: LoginEntry } {
-  const { db, sealer } = deps;
-  return immediate(db, () => {
-    const { login, inWindow } = changeableLogin(deps, key, label);
+export function setLoginUsername(deps: SignupDeps, key: FilingKey, label: string, username: string): Promise<{ login: LoginEntry }> {
+  const { sealer } = deps;
+  return transaction(deps.db, async (db) => {
+    const tx = { ...deps, db };
+    const { login, inWindow } = await changeableLogin(tx, key, label);
     const notFound = () => new ApiError(404, 'not_found', 'No login with this label that this key may change.');
     if (!login) throw notFound();
-    const current = readUsername(db, sealer, login.id);
+    const current = await readUsername(db, sealer, login.id);
     // Recorded once: the same username again is a success that writes and charges nothing.
-    if (current === username) return { login: entryOf(deps, login.id) };
+    if (current === username) return { login: await entryOf(tx, login.id) };
     if (current !== null) throw new ApiError(409, 'username_already_set', 'This login already has a different username.');
     if (!inWindow) throw notFound();
-    deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
-    setUsername(db, sealer, login, username);
-    return { login: entryOf(deps, login.id) };
+    await deps.limiter.consumeInTransaction(db, [changeBudget(deps, key.account_id, key.plan)]);
+    await setUsername(db, sealer, login, username);
+    return { login: await entryOf(tx, login.id) };
   });
 }
 
@@ -315,17 +316,18 @@ export function rotateLoginPassword(
   deps: SignupDeps,
   key: FilingKey,
   body: Record<string, unknown>,
-): { login: LoginEntry; passwordPolicy: PasswordPolicy; rotated: true } {
+): Promise<{ login: LoginEntry; passwordPolicy: PasswordPolicy; rotated: true }> {
   const rules = readPasswordRules(body, passwordLength(deps.contract));
   const label = body.label as string;
-  const { db, sealer } = deps;
-  return immediate(db, () => {
-    const { login, inWindow } = changeableLogin(deps, key, label);
+  const { sealer } = deps;
+  return transaction(deps.db, async (db) => {
+    const tx = { ...deps, db };
+    const { login, inWindow } = await changeableLogin(tx, key, label);
     if (!login || !inWindow || login.password_owner_managed === 1) {
       throw new ApiError(409, 'not_rotatable', 'This key cannot rotate the password of this login (not its creator, past the change window, replaced by the account holder, or no such label).');
     }
-    deps.limiter.consumeInTransaction([changeBudget(deps, key.account_id, key.plan)]);
-    setPassword(db, sealer, login.id, generatePassword(rules), false);
-    return { login: entryOf(deps, login.id), passwordPolicy: policyOf(rules), rotated: true as const };
+    await deps.limiter.consumeInTransaction(db, [changeBudget(deps, key.account_id, key.plan)]);
+    await setPassword(db, sealer, login.id, generatePassword(rules), false);
+    return { login: await entryOf(tx, login.id), passwordPolicy: policyOf(rules), rotated: true as const };
   });
 }

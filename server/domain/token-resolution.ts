@@ -20,16 +20,16 @@ const NANP_ONLY = new Set<string>(['phone_area', 'phone_prefix', 'phone_line']);
  * token resolves only through live entry by the account holder (`cvv_entry_required` here).
  * Never says what the value is.
  */
-export function resolveToken(db: Db, sealer: Sealer, token: string): Resolution {
-  const target = findToken(db, token);
+export async function resolveToken(db: Db, sealer: Sealer, token: string): Promise<Resolution> {
+  const target = await findToken(db, token);
   if (!target) return NOT_FOUND;
   const { kind, record_id: recordId, field } = target;
   if (kind === 'card') {
-    if (!cardExists(db, recordId)) return NOT_FOUND;
+    if (!await cardExists(db, recordId)) return NOT_FOUND;
     return field === 'securityCode' ? { resolves: false, reason: 'cvv_entry_required' } : RESOLVES;
   }
   if (kind === 'login') {
-    const login = getLogin(db, recordId);
+    const login = await getLogin(db, recordId);
     if (!login) return NOT_FOUND;
     const present: Record<string, boolean> = {
       password: true,
@@ -39,9 +39,9 @@ export function resolveToken(db: Db, sealer: Sealer, token: string): Resolution 
     };
     return present[field] ? RESOLVES : NOT_FOUND;
   }
-  if (kind === 'address') return addressFieldFilled(db, recordId, field) ? RESOLVES : NOT_FOUND;
+  if (kind === 'address') return await addressFieldFilled(db, recordId, field) ? RESOLVES : NOT_FOUND;
   const isPhone = (PHONE_TOKENS as readonly string[]).includes(field);
-  const value = readIdentityField(db, sealer, recordId, isPhone ? 'phone' : field);
+  const value = await readIdentityField(db, sealer, recordId, isPhone ? 'phone' : field);
   if (value === null) return NOT_FOUND;
   if (NANP_ONLY.has(field) && phoneCountry(value) !== '1') return NOT_FOUND;
   return RESOLVES;

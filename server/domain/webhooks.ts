@@ -34,12 +34,12 @@ interface CardWebhook {
 }
 
 /** The agent card's webhook, made with its first secret the first time; 404 for an unknown account or card. */
-function cardWebhook({ db, sealer, clock }: WebhookDeps, accountId: string, cardId: string): CardWebhook {
-  const account = getAccount(db, accountId);
+async function cardWebhook({ db, sealer, clock }: WebhookDeps, accountId: string, cardId: string): Promise<CardWebhook> {
+  const account = await getAccount(db, accountId);
   if (!account) throw new ApiError(404, 'not_found', 'No account with this id.');
-  const card = getAgentCard(db, account.id, cardId);
+  const card = await getAgentCard(db, account.id, cardId);
   if (!card) throw new ApiError(404, 'not_found', 'No agent card with this id in this account; webhooks are per agent card.');
-  return { account, hook: ensureCardWebhook(db, sealer, card.id, newSigningSecret, clock.now()) };
+  return { account, hook: await ensureCardWebhook(db, sealer, card.id, newSigningSecret, clock.now()) };
 }
 
 /** Section 6 item 1 and the plan table of section 8.1; the code is the reference's own. */
@@ -61,8 +61,8 @@ function signingSecrets(deps: WebhookDeps, hook: CardWebhookRow): string[] {
   return [deps.sealer.open(hook.secret), ...(previous ? [previous.secret] : [])];
 }
 
-export function readCardWebhook(deps: WebhookDeps, accountId: string, cardId: string) {
-  const { hook } = cardWebhook(deps, accountId, cardId);
+export async function readCardWebhook(deps: WebhookDeps, accountId: string, cardId: string) {
+  const { hook } = await cardWebhook(deps, accountId, cardId);
   const previous = previousSecret(deps, hook);
   return {
     cardId: hook.card_id,
@@ -72,17 +72,17 @@ export function readCardWebhook(deps: WebhookDeps, accountId: string, cardId: st
   };
 }
 
-export function setCardWebhook(deps: WebhookDeps, accountId: string, cardId: string, urlText: string): { cardId: string; url: string } {
-  const { account, hook } = cardWebhook(deps, accountId, cardId);
+export async function setCardWebhook(deps: WebhookDeps, accountId: string, cardId: string, urlText: string): Promise<{ cardId: string; url: string }> {
+  const { account, hook } = await cardWebhook(deps, accountId, cardId);
   requirePlan(deps, account);
   const url = checkEndpointUrl(urlText, deps.config.allowLoopbackWebhooks).href;
-  setWebhookUrl(deps.db, hook.card_id, url, deps.clock.now());
+  await setWebhookUrl(deps.db, hook.card_id, url, deps.clock.now());
   return { cardId: hook.card_id, url };
 }
 
-export function removeCardWebhook(deps: WebhookDeps, accountId: string, cardId: string): void {
-  const { hook } = cardWebhook(deps, accountId, cardId);
-  setWebhookUrl(deps.db, hook.card_id, null, deps.clock.now());
+export async function removeCardWebhook(deps: WebhookDeps, accountId: string, cardId: string): Promise<void> {
+  const { hook } = await cardWebhook(deps, accountId, cardId);
+  await setWebhookUrl(deps.db, hook.card_id, null, deps.clock.now());
 }
 
 /**
@@ -90,24 +90,24 @@ export function removeCardWebhook(deps: WebhookDeps, accountId: string, cardId: 
  * the document's `x-signature-format`). A second rotation within an overlap ends the older secret's
  * at once: at most two secrets sign a delivery.
  */
-export function rotateCardWebhookSecret(deps: WebhookDeps, accountId: string, cardId: string): void {
-  const { hook } = cardWebhook(deps, accountId, cardId);
+export async function rotateCardWebhookSecret(deps: WebhookDeps, accountId: string, cardId: string): Promise<void> {
+  const { hook } = await cardWebhook(deps, accountId, cardId);
   const now = deps.clock.now();
-  rotateWebhookSecret(deps.db, deps.sealer, hook.card_id, newSigningSecret(), now + deps.webhooks.format.rotationOverlapMs, now);
+  await rotateWebhookSecret(deps.db, deps.sealer, hook.card_id, newSigningSecret(), now + deps.webhooks.format.rotationOverlapMs, now);
 }
 
-export function sendTestDelivery(deps: WebhookDeps, accountId: string, cardId: string): { deliveryId: string; eventId: string } {
-  const { account, hook } = cardWebhook(deps, accountId, cardId);
+export async function sendTestDelivery(deps: WebhookDeps, accountId: string, cardId: string): Promise<{ deliveryId: string; eventId: string }> {
+  const { account, hook } = await cardWebhook(deps, accountId, cardId);
   requirePlan(deps, account);
   if (hook.url === null) throw new ApiError(409, 'webhook_not_set', 'This agent card has no webhook endpoint; set one first.');
   return deps.webhooks.sendTest(hook.card_id, hook.url, signingSecrets(deps, hook));
 }
 
 /** The card's recent deliveries: `pending` while the attempt runs, then `delivered` or `failed`. */
-export function listDeliveries(deps: WebhookDeps, accountId: string, cardId: string) {
-  const { hook } = cardWebhook(deps, accountId, cardId);
-  deps.webhooks.settleOverdue();
-  return recentDeliveries(deps.db, hook.card_id, RECENT_DELIVERIES).map((d) => ({
+export async function listDeliveries(deps: WebhookDeps, accountId: string, cardId: string) {
+  const { hook } = await cardWebhook(deps, accountId, cardId);
+  await deps.webhooks.settleOverdue();
+  return (await recentDeliveries(deps.db, hook.card_id, RECENT_DELIVERIES)).map((d) => ({
     deliveryId: d.id,
     eventId: d.event_id,
     type: d.event_type,

@@ -24,10 +24,11 @@ export function authenticate(db: Db): RequestHandler {
     // Cached until a write to any key or account (a revocation, a plan change), in this process or
     // another; the cache is keyed by the key's hash, never by the key.
     const secret = match[1]!;
-    const key = cachedRead(db, `api-key:${keyDigest(secret)}`, () => findLiveKey(db, secret), scopes.keys);
-    // A write confirms the key again inside its transaction (domain/authority.ts, writeAsKey below).
-    ctx.key = authorised(key, op);
-    next();
+    return cachedRead(db, `api-key:${keyDigest(secret)}`, () => findLiveKey(db, secret), scopes.keys).then((key) => {
+      // A write confirms the key again inside its transaction (domain/authority.ts, writeAsKey below).
+      ctx.key = authorised(key, op);
+      next();
+    });
   };
 }
 
@@ -35,11 +36,11 @@ export function authenticate(db: Db): RequestHandler {
  * Runs a handler's write as the request's key, with its authority read again inside the write's
  * transaction: the body may have arrived long after the head was authenticated.
  */
-export function writeAsKey<T>(req: Request, db: Db, write: (key: AuthenticatedKey) => T): T {
+export function writeAsKey<T>(req: Request, db: Db, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
   return writeAs(db, requireKey(req), context(req).operation!, write);
 }
 
 /** As writeAsKey, in the connection's next shared commit: the promise settles once the write is committed. */
-export function writeAsKeyInSharedCommit<T>(req: Request, db: Db, write: (key: AuthenticatedKey) => T): Promise<T> {
+export function writeAsKeyInSharedCommit<T>(req: Request, db: Db, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
   return writeAsInSharedCommit(db, requireKey(req), context(req).operation!, write);
 }

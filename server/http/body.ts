@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { LimitDef, Operation } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
 import { REFUSED_MEMBER_NAMES } from '../domain/member-names.js';
@@ -10,7 +10,7 @@ export interface BodyRules {
   /** The root `x-limits` `body-nesting-depth`. */
   nesting: LimitDef;
   /** Runs before the body is read, whether or not one is sent; throws to refuse the request. */
-  beforeBody?: (req: Request) => void;
+  beforeBody?: (req: Request) => void | Promise<void>;
   /** Whether the operation also takes the form a browser posts (`application/x-www-form-urlencoded`). */
   takesForm?: (op: Operation) => boolean;
 }
@@ -35,12 +35,19 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * that takes none is never read.
  */
 export function readJsonBody(rules: BodyRules): RequestHandler {
-  const maxDepth = rules.nesting.value;
-  if (maxDepth === undefined) throw new Error('body-nesting-depth needs a value');
+  const depth = rules.nesting.value;
+  if (depth === undefined) throw new Error('body-nesting-depth needs a value');
+  const maxDepth: number = depth;
   return (req, res, next) => {
     const op = context(req).operation;
     if (!op) return next();
-    rules.beforeBody?.(req);
+    // A check that reads the store settles first; its refusal comes before any body is read.
+    const gate = rules.beforeBody?.(req);
+    if (gate) return gate.then(() => readBody(req, res, next, op));
+    return readBody(req, res, next, op);
+  };
+
+  function readBody(req: Request, res: Response, next: NextFunction, op: Operation): void {
     if (!op.readsJson || !hasBody(req.headers)) return next();
     // Node reads the first of two Content-Type fields, a proxy may read the last: the body's media
     // type is then not known, as two Authorization fields name no one key.
@@ -87,7 +94,7 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
     const onEnd = () => finish();
     const onError = () => finish(new ApiError(400, op.validationErrorCode, 'The request body could not be read.'));
     req.on('data', onData).on('end', onEnd).on('error', onError);
-  };
+  }
 }
 
 /** Whether the request declares a body (a length above zero, or chunked framing). */

@@ -34,4 +34,4 @@ export type Handlers = Record<string, Handler>;
  * operationId → a check that runs before the body is read and throws the answer when the request
  * cannot succeed whatever its body (an unknown account-holder link), so no body is waited for.
  */
-export type BodyGates = Record<string, (req: Request, services: Services) => void>;
+export type BodyGates = Record<string, (req: Request, services: Services) => void | Promise<void>>;

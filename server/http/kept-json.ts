@@ -21,9 +21,11 @@ export interface Kept {
  * nothing is built, serialised or validated again, and a check of the same bytes against the same schema has one
  * verdict. For operations whose 200 has one media type, so the verdict does not depend on Accept.
  */
-export function kept(db: Db, key: string, scope: string): Kept {
-  return key.length <= MAX_KEY_LENGTH ? cachedRead<Kept>(db, `answer:${key}`, () => ({}), scope) : {};
+export async function kept(db: Db, key: string, scope: string): Promise<Kept> {
+  return key.length <= MAX_KEY_LENGTH ? await cachedRead<Kept>(db, `answer:${key}`, newKept, scope) : newKept();
 }
+
+const newKept = (): Promise<Kept> => Promise.resolve({});
 
 /** An answer's JSON bytes in pieces, with their length; `join` makes them the one buffer kept. */
 export interface JsonPieces {

@@ -23,42 +23,42 @@ import { promptPage } from './pages/prompt-page.js';
  * are the same answer (the page is rendered from the JSON view), so they cannot disagree.
  */
 export const linkHandlers: Handlers = {
-  getPurchaseApproval(req, res, services) {
+  async getPurchaseApproval(req, res, services) {
     const token = context(req).params.token!;
-    if (!services.pages.wanted(req, 200)) return void res.status(200).json(readPurchaseApproval(services, token));
-    sendPage(res, 200, purchasePage(readPurchaseHold(services, token), token));
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(await readPurchaseApproval(services, token));
+    sendPage(res, 200, purchasePage(await readPurchaseHold(services, token), token));
   },
 
-  decidePurchaseApproval(req, res, services) {
+  async decidePurchaseApproval(req, res, services) {
     const token = context(req).params.token!;
     const body = req.body as { decision: 'approve' | 'deny'; at?: PurchaseAt };
-    if (!services.pages.wanted(req, 200)) return void res.status(200).json(decidePurchaseApproval(services, token, body.decision, body.at));
+    if (!services.pages.wanted(req, 200)) return void res.status(200).json(await decidePurchaseApproval(services, token, body.decision, body.at));
     // Read before deciding: a decision that takes effect uses the link up.
-    const { shown } = readPurchaseHold(services, token);
-    sendPage(res, 200, purchaseOutcomePage(decidePurchaseApproval(services, token, body.decision, body.at), shown));
+    const { shown } = await readPurchaseHold(services, token);
+    sendPage(res, 200, purchaseOutcomePage(await decidePurchaseApproval(services, token, body.decision, body.at), shown));
   },
 
-  getSignupApproval(req, res, services) {
-    const view = readSignupApproval(services, context(req).params.token!);
+  async getSignupApproval(req, res, services) {
+    const view = await readSignupApproval(services, context(req).params.token!);
     if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
     sendPage(res, 200, signupPage(view, services));
   },
 
-  decideSignupApproval(req, res, services) {
+  async decideSignupApproval(req, res, services) {
     const body = req.body as { decision: 'approve' | 'deny' };
-    const view = decideSignupApproval(services, context(req).params.token!, body.decision);
+    const view = await decideSignupApproval(services, context(req).params.token!, body.decision);
     if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
     sendPage(res, 200, signupPage(view, services));
   },
 
-  getCvvRequest(req, res, services) {
-    const view = prompt(req, services, 'cvv');
+  async getCvvRequest(req, res, services) {
+    const view = await prompt(req, services, 'cvv');
     if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
     sendPage(res, 200, promptPage(view, 'cvv'));
   },
 
-  getChallengeRequest(req, res, services) {
-    const view = prompt(req, services, 'challenge');
+  async getChallengeRequest(req, res, services) {
+    const view = await prompt(req, services, 'challenge');
     if (!services.pages.wanted(req, 200)) return void res.status(200).json(view);
     sendPage(res, 200, promptPage(view, 'challenge'));
   },
@@ -69,9 +69,9 @@ export const linkHandlers: Handlers = {
 };
 
 /** A single-use link is used up by GET only: HEAD answers as GET would and leaves it live. */
-function prompt(req: Request, services: Services, kind: 'cvv' | 'challenge') {
+async function prompt(req: Request, services: Services, kind: 'cvv' | 'challenge') {
   const token = context(req).params.token!;
-  return req.method === 'HEAD' ? peekPrompt(services, token, kind) : openPrompt(services, token, kind);
+  return req.method === 'HEAD' ? await peekPrompt(services, token, kind) : await openPrompt(services, token, kind);
 }
 
 /**
@@ -80,11 +80,11 @@ function prompt(req: Request, services: Services, kind: 'cvv' | 'challenge') {
  * timeout. The handler looks the link up again inside its transaction.
  */
 export const linkBodyGates: BodyGates = {
-  decidePurchaseApproval(req, services) {
-    liveLink(services, context(req).params.token!, 'purchase');
+  async decidePurchaseApproval(req, services) {
+    await liveLink(services, context(req).params.token!, 'purchase');
   },
-  decideSignupApproval(req, services) {
-    liveLink(services, context(req).params.token!, 'signup');
+  async decideSignupApproval(req, services) {
+    await liveLink(services, context(req).params.token!, 'signup');
   },
 };
 

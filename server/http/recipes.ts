@@ -14,28 +14,28 @@ const LOOKUP_CACHE = 'no-store';
  * (server/domain/recipes.ts, described in docs/recipes.md).
  */
 export const recipeHandlers: Handlers = {
-  getRecipes(req, res, { db, recipes }) {
+  async getRecipes(req, res, { db, recipes }) {
     const url = req.query.url;
     if (url !== undefined) {
       res.setHeader('Cache-Control', LOOKUP_CACHE);
-      res.status(200).json(recipes.lookup(typeof url === 'string' ? url : ''));
+      res.status(200).json(await recipes.lookup(typeof url === 'string' ? url : ''));
       return;
     }
     res.setHeader('Cache-Control', INDEX_CACHE);
     // The index and the full bundle change only when a recipe does.
     const full = req.query.full === '1';
-    const answer = kept(db, `recipes:${full ? 'full' : 'index'}`, scopes.registry);
-    sendKept(res, answer, answer.bytes ? undefined : { recipes: recipes.index(full) });
+    const answer = await kept(db, `recipes:${full ? 'full' : 'index'}`, scopes.registry);
+    sendKept(res, answer, answer.bytes ? undefined : { recipes: await recipes.index(full) });
   },
 
-  submitRecipe(req, res, { db, recipes, limiter }) {
-    const accepted = writeAsKey(req, db, (key) => recipes.submit(key, req.body, limiter));
+  async submitRecipe(req, res, { db, recipes, limiter }) {
+    const accepted = await writeAsKey(req, db, (key, tx) => recipes.submit(tx, key, req.body, limiter));
     res.status(202).json(accepted);
     // Screening runs after the response (section 3), never before it.
     recipes.screening.add(accepted.id);
   },
 
-  getRecipeSubmission(req, res, { recipes }) {
-    res.status(200).json(recipes.submission(requireKey(req), context(req).params.id!));
+  async getRecipeSubmission(req, res, { recipes }) {
+    res.status(200).json(await recipes.submission(requireKey(req), context(req).params.id!));
   },
 };

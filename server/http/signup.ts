@@ -14,22 +14,22 @@ export const signupHandlers: Handlers = {
   // Filings come in bursts from many agents: each shares its commit with the writes and charges of
   // its turn, and is answered once that commit holds it.
   fileSignupRequest(req, res, services) {
-    return writeAsKeyInSharedCommit(req, services.db, (key) => fileSignupRequest(services, key, req.body as Record<string, unknown>)).then((filed) => {
+    return writeAsKeyInSharedCommit(req, services.db, (key, db) => fileSignupRequest({ ...services, db }, key, req.body as Record<string, unknown>)).then((filed) => {
       res.status(202).json(filed);
     });
   },
 
-  getSignupRequest(req, res, services) {
-    res.status(200).json(pollSignupRequest(services, requireKey(req), context(req).params.id!));
+  async getSignupRequest(req, res, services) {
+    res.status(200).json(await pollSignupRequest(services, requireKey(req), context(req).params.id!));
   },
 
-  setLoginUsername(req, res, services) {
+  async setLoginUsername(req, res, services) {
     const body = req.body as { label: string; username: string };
-    res.status(200).json(writeAsKey(req, services.db, (key) => setLoginUsername(services, key, body.label, body.username)));
+    res.status(200).json(await writeAsKey(req, services.db, (key, db) => setLoginUsername({ ...services, db }, key, body.label, body.username)));
   },
 
-  rotateLoginPassword(req, res, services) {
-    res.status(200).json(writeAsKey(req, services.db, (key) => rotateLoginPassword(services, key, req.body as Record<string, unknown>)));
+  async rotateLoginPassword(req, res, services) {
+    res.status(200).json(await writeAsKey(req, services.db, (key, db) => rotateLoginPassword({ ...services, db }, key, req.body as Record<string, unknown>)));
   },
 
   createLogin() {

@@ -21,19 +21,19 @@ function verdictsOf(services: Services): ItemVerdicts | undefined {
 
 /** Tag Tokens. */
 export const tokenHandlers: Handlers = {
-  getTokenCatalog(req, res, services) {
+  async getTokenCatalog(req, res, services) {
     const { db, clock } = services;
     const key = requireKey(req);
     const page = (req.query.url ?? req.query.host) as string | undefined;
     // The keys of an account see one catalog, except a scoped key, which sees only its own logins.
-    const answer = kept(db, `catalog:${key.account_id}:${key.scoped === 1 ? key.id : '*'}:${page === undefined ? '' : `?${page}`}`, scopes.account(key.account_id));
-    const catalog = answer.bytes ? undefined : buildCatalog(db, key, page);
+    const answer = await kept(db, `catalog:${key.account_id}:${key.scoped === 1 ? key.id : '*'}:${page === undefined ? '' : `?${page}`}`, scopes.account(key.account_id));
+    const catalog = answer.bytes ? undefined : await buildCatalog(db, key, page);
     // The last-used time is kept to the second: within a second of the last mark, nothing is written.
     const now = clock.now();
     if (key.last_used_at === null || now - key.last_used_at >= 1000) {
-      markKeyUsed(db, key.id, now);
       // The key may be the cached row of http/auth.ts, which this bookkeeping write does not expire.
       key.last_used_at = now;
+      await markKeyUsed(db, key.id, now);
     }
     // Only a built answer goes through the response hook: a kept one is sent as its bytes.
     sendKept(res, answer, catalog, catalog && (() => catalogJson(catalog)), catalog && verdictsOf(services));

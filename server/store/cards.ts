@@ -22,9 +22,9 @@ export interface NewCard {
   now: number;
 }
 
-export function insertCard(db: Db, sealer: Sealer, input: NewCard): string {
+export async function insertCard(db: Db, sealer: Sealer, input: NewCard): Promise<string> {
   const id = newId('card');
-  stmt(db, 'INSERT INTO cards (id, account_id, number, any_site, agent, limits, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  await stmt(db, 'INSERT INTO cards (id, account_id, number, any_site, agent, limits, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     id,
     input.accountId,
     sealer.seal(input.number),
@@ -34,26 +34,26 @@ export function insertCard(db: Db, sealer: Sealer, input: NewCard): string {
     input.now,
   );
   const addSite = stmt(db, 'INSERT OR IGNORE INTO card_sites (card_id, list, site) VALUES (?, ?, ?)');
-  for (const site of input.allow) addSite.run(id, 'allow', site);
-  for (const site of input.block) addSite.run(id, 'block', site);
+  for (const site of input.allow) await addSite.run(id, 'allow', site);
+  for (const site of input.block) await addSite.run(id, 'block', site);
   // The security code is never stored: its token asks the account holder to type it live.
-  for (const field of ['number', 'securityCode']) issueToken(db, { accountId: input.accountId, kind: 'card', recordId: id, field });
+  for (const field of ['number', 'securityCode']) await issueToken(db, { accountId: input.accountId, kind: 'card', recordId: id, field });
   return id;
 }
 
-export function listCards(db: Db, accountId: string): CardRow[] {
-  return stmt(db, 'SELECT id, account_id, any_site, agent, created_at FROM cards WHERE account_id = ? ORDER BY created_at, rowid').all(
+export async function listCards(db: Db, accountId: string): Promise<CardRow[]> {
+  return (await stmt(db, 'SELECT id, account_id, any_site, agent, created_at FROM cards WHERE account_id = ? ORDER BY created_at, rowid').all(
     accountId,
-  ) as CardRow[];
+  )) as CardRow[];
 }
 
-export function countAgentCards(db: Db, accountId: string): number {
-  return (stmt(db, 'SELECT COUNT(*) AS n FROM cards WHERE account_id = ? AND agent = 1').get(accountId) as { n: number }).n;
+export async function countAgentCards(db: Db, accountId: string): Promise<number> {
+  return (((await stmt(db, 'SELECT COUNT(*) AS n FROM cards WHERE account_id = ? AND agent = 1').get(accountId)) as { n: number })).n;
 }
 
 /** card id → allow-list sites, for the whole account in one query. */
-export function allowSitesByCard(db: Db, accountId: string): Map<string, string[]> {
-  const rows = stmt(
+export async function allowSitesByCard(db: Db, accountId: string): Promise<Map<string, string[]>> {
+  const rows = await stmt(
     db,
     "SELECT s.card_id, s.site FROM card_sites s JOIN cards c ON c.id = s.card_id WHERE c.account_id = ? AND s.list = 'allow'",
   ).all(accountId) as { card_id: string; site: string }[];

@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-
-export type Db = Database.Database;
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -32,7 +31,7 @@ function migrations(): Migration[] {
  * `beforeMigrate` runs on a database that already has a schema, before any migration or mode change
  * (the master-key check, so a wrong key changes nothing).
  */
-export function openDb(path: string, options: { beforeMigrate?: (db: Db) => void } = {}): Db {
+export function openDb(path: string, options: { beforeMigrate?: (db: Database.Database) => void } = {}): Db {
   const db = new Database(path);
   try {
     const known = knownVersion();
@@ -46,7 +45,7 @@ export function openDb(path: string, options: { beforeMigrate?: (db: Db) => void
     // NORMAL is durable against process crashes in WAL mode; only an OS crash may lose the last commits.
     db.pragma('synchronous = NORMAL');
     migrate(db);
-    return db;
+    return new SqliteDb(new SqliteConnection(db));
   } catch (err) {
     db.close();
     throw err;
@@ -88,7 +87,8 @@ export function databaseExists(path: string): boolean {
  * WAL files cannot be created, opens and reads fine and would then fail every write. The probe
  * rewrites one row to itself and rolls back, so it changes nothing.
  */
-export function assertWritable(db: Db, path: string): void {
+export function assertWritable(handle: Db, path: string): void {
+  const db = handle.sqlite;
   const rollback = new Error('rollback');
   try {
     db.transaction(() => {
@@ -107,7 +107,7 @@ function knownVersion(): number {
 }
 
 /** Applies the migrations after the database's version, up to `through` (tests replay one migration). */
-export function migrate(db: Db, through = knownVersion()): void {
+export function migrate(db: Database.Database, through = knownVersion()): void {
   const all = migrations();
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > knownVersion()) throw new SchemaTooNewError(current, knownVersion());
@@ -121,24 +121,47 @@ export function migrate(db: Db, through = knownVersion()): void {
   }
 }
 
-const runners = new WeakMap<Db, Database.Transaction<(fn: () => unknown) => unknown>>();
-
-/**
- * Runs `fn` in an immediate transaction, or in a savepoint of the transaction already open, as
- * `db.transaction(fn).immediate()` does. One wrapper per connection serves every call: better-sqlite3
- * builds four wrapped functions and their properties for each `db.transaction`, which cost a small
- * write more than its statements did.
- */
-export function immediate<T>(db: Db, fn: () => T): T {
-  let run = runners.get(db);
-  if (!run) runners.set(db, (run = db.transaction((f: () => unknown) => f())));
-  return run.immediate(fn) as T;
+/** What a write changed. */
+export interface RunResult {
+  changes: number;
 }
 
-const statements = new WeakMap<Db, Map<string, Database.Statement>>();
-const generations = new WeakMap<Db, number>();
+/**
+ * A statement prepared once per connection. Its calls return promises on every driver: on SQLite
+ * the statement has already run when the promise is returned, which is then settled.
+ */
+export interface Statement {
+  get(...params: unknown[]): Promise<unknown>;
+  all(...params: unknown[]): Promise<unknown[]>;
+  run(...params: unknown[]): Promise<RunResult>;
+  /** The same statement returning the first column's value only. */
+  pluck(): Statement;
+  /** The same statement returning rows as arrays of column values. */
+  raw(): Statement;
+}
 
-const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+/**
+ * A connection to the store, as the store's modules and the domain see it: the connection itself,
+ * or a transaction on it (`transaction` below), which is passed down to everything that runs in it.
+ */
+export interface Db {
+  readonly dialect: 'sqlite';
+  /** Whether this handle is a transaction's: its reads see its own uncommitted writes, and are never kept. */
+  readonly inTransaction: boolean;
+  /** The statement for `sql` on this handle; see `stmt`. */
+  statement(sql: string, kind: 'data' | 'bookkeeping'): Statement;
+  /**
+   * Whether the transaction of this handle is still open: SQLite ends one itself on some errors (a
+   * full disk), after which no savepoint of it can go on. False on the connection's own handle.
+   */
+  transactionOpen(): boolean;
+  /** Runs `fn` in a transaction of its own, or in a savepoint when this handle is a transaction's. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Closes the connection; on SQLite, checkpointing its WAL. */
+  close(): Promise<void>;
+  /** The better-sqlite3 connection, for what only SQLite has (pragmas, functions, the tests' raw reads). */
+  readonly sqlite: Database.Database;
+}
 
 /**
  * A statement prepared once per connection and reused: preparing on every call costs more than the query.
@@ -146,22 +169,246 @@ const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
  * a write that changes no account data (the limiter's counters, a key's last-used time), which runs
  * on most requests and would otherwise make every cached read stale at once. The caller says so.
  */
-export function stmt(db: Db, sql: string, kind: 'data' | 'bookkeeping' = 'data'): Database.Statement {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
-  let s = cache.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    if (kind === 'data' && WRITE.test(sql)) {
-      const run = s.run.bind(s);
-      s.run = (...params: unknown[]) => {
-        generations.set(db, (generations.get(db) ?? 0) + 1);
-        return run(...params);
-      };
-    }
-    cache.set(sql, s);
+export function stmt(db: Db, sql: string, kind: 'data' | 'bookkeeping' = 'data'): Statement {
+  return db.statement(sql, kind);
+}
+
+/**
+ * Runs `fn` in one transaction, with a handle of its own that it passes to everything it calls, or
+ * in a savepoint when `db` is already a transaction's, as `db.transaction(fn).immediate()` nests.
+ * It commits when `fn` settles, and rolls back when it throws.
+ */
+export function transaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(fn);
+}
+
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/** A better-sqlite3 statement as a Statement: each call runs it at once and returns a settled promise. */
+class SqliteStatement implements Statement {
+  private plucked?: SqliteStatement;
+  private rawRows?: SqliteStatement;
+
+  constructor(
+    private readonly s: Database.Statement,
+    private readonly conn: SqliteConnection,
+    private readonly countsAsWrite: boolean,
+  ) {}
+
+  get(...params: unknown[]): Promise<unknown> {
+    return Promise.resolve(this.s.get(...params));
   }
-  return s;
+
+  all(...params: unknown[]): Promise<unknown[]> {
+    return Promise.resolve(this.s.all(...params));
+  }
+
+  run(...params: unknown[]): Promise<RunResult> {
+    if (this.countsAsWrite) this.conn.generation++;
+    return Promise.resolve(this.s.run(...params));
+  }
+
+  pluck(): Statement {
+    return (this.plucked ??= new SqliteStatement(this.conn.sqlite.prepare(this.s.source).pluck(), this.conn, this.countsAsWrite));
+  }
+
+  raw(): Statement {
+    return (this.rawRows ??= new SqliteStatement(this.conn.sqlite.prepare(this.s.source).raw(), this.conn, this.countsAsWrite));
+  }
+}
+
+/**
+ * A statement of the connection's own handle while a transaction of another request is open on
+ * the connection: it runs once that transaction has ended, so that no request reads another's
+ * uncommitted writes (before this store was asynchronous, none could run in between).
+ */
+class WaitingStatement implements Statement {
+  constructor(
+    private readonly s: Statement,
+    private readonly conn: SqliteConnection,
+  ) {}
+
+  get(...params: unknown[]): Promise<unknown> {
+    return this.conn.whenIdle(() => this.s.get(...params));
+  }
+
+  all(...params: unknown[]): Promise<unknown[]> {
+    return this.conn.whenIdle(() => this.s.all(...params));
+  }
+
+  run(...params: unknown[]): Promise<RunResult> {
+    return this.conn.whenIdle(() => this.s.run(...params));
+  }
+
+  pluck(): Statement {
+    return new WaitingStatement(this.s.pluck(), this.conn);
+  }
+
+  raw(): Statement {
+    return new WaitingStatement(this.s.raw(), this.conn);
+  }
+}
+
+/**
+ * One better-sqlite3 connection: its statements, its data generation, and its one open transaction.
+ * Transactions on it run one at a time, in the order they were asked for.
+ */
+class SqliteConnection {
+  readonly statements = new Map<string, SqliteStatement>();
+  private readonly controls = new Map<string, Database.Statement>();
+  /** Raised by every data write of this connection (see dataGeneration). */
+  generation = 0;
+  /** The open transaction's end, while one is open. */
+  private open: Promise<void> | undefined;
+  private savepoints = 0;
+  version: { version: number; readAt: number } | undefined;
+
+  constructor(readonly sqlite: Database.Database) {}
+
+  prepared(sql: string, kind: 'data' | 'bookkeeping'): SqliteStatement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = new SqliteStatement(this.sqlite.prepare(sql), this, kind === 'data' && WRITE.test(sql))));
+    return s;
+  }
+
+  get busy(): boolean {
+    return this.open !== undefined;
+  }
+
+  /** Settles once no transaction is open. */
+  async idle(): Promise<void> {
+    while (this.open) await this.open;
+  }
+
+  /** Runs `run` once no transaction is open, in the same step as it finds none open. */
+  async whenIdle<T>(run: () => Promise<T>): Promise<T> {
+    while (this.open) await this.open;
+    return run();
+  }
+
+  private control(sql: string): void {
+    let s = this.controls.get(sql);
+    if (!s) this.controls.set(sql, (s = this.sqlite.prepare(sql)));
+    s.run();
+  }
+
+  async begin<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    while (this.open) await this.open;
+    let end!: () => void;
+    this.open = new Promise<void>((resolve) => (end = resolve));
+    try {
+      this.control('BEGIN IMMEDIATE');
+      let result: T;
+      try {
+        const tx = new SqliteTransaction(this);
+        result = await (insideTransaction ? insideTransaction.run(this, () => fn(tx)) : fn(tx));
+      } catch (err) {
+        if (this.sqlite.inTransaction) this.control('ROLLBACK');
+        throw err;
+      }
+      this.control('COMMIT');
+      return result;
+    } finally {
+      this.open = undefined;
+      end();
+    }
+  }
+
+  async savepoint<T>(fn: (tx: Db) => Promise<T>, tx: Db): Promise<T> {
+    const name = `s${++this.savepoints}`;
+    this.control(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn(tx);
+      this.control(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      // A transaction SQLite has ended itself (a full disk) has no savepoint left to roll back.
+      if (this.sqlite.inTransaction) {
+        this.control(`ROLLBACK TO ${name}`);
+        this.control(`RELEASE ${name}`);
+      }
+      throw err;
+    } finally {
+      this.savepoints--;
+    }
+  }
+}
+
+/**
+ * Under the tests, which transaction the running code is part of: a statement through the
+ * connection's own handle inside a transaction of that connection would wait for the transaction
+ * to end, which waits for the statement. The tests fail such a call at once instead of hanging.
+ * Not kept in production, where following every promise costs.
+ */
+const insideTransaction = process.env.VITEST ? new AsyncLocalStorage<SqliteConnection>() : undefined;
+
+/** The connection's own handle: outside any transaction. */
+class SqliteDb implements Db {
+  readonly dialect = 'sqlite';
+  readonly inTransaction = false;
+
+  constructor(readonly conn: SqliteConnection) {}
+
+  get sqlite(): Database.Database {
+    return this.conn.sqlite;
+  }
+
+  statement(sql: string, kind: 'data' | 'bookkeeping'): Statement {
+    const s = this.conn.prepared(sql, kind);
+    if (!this.conn.busy) return s;
+    if (insideTransaction?.getStore() === this.conn) throw new Error(`the connection's own handle was used inside its transaction: ${sql}`);
+    return new WaitingStatement(s, this.conn);
+  }
+
+  transactionOpen(): boolean {
+    return false;
+  }
+
+  /** Closes at once when no transaction is open, as better-sqlite3 does; otherwise once it has ended. */
+  close(): Promise<void> {
+    if (!this.conn.busy) {
+      this.conn.sqlite.close();
+      return Promise.resolve();
+    }
+    return this.conn.idle().then(() => this.close());
+  }
+
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    if (this.conn.busy && insideTransaction?.getStore() === this.conn) throw new Error("the connection's own handle began a transaction inside its transaction");
+    return this.conn.begin(fn);
+  }
+}
+
+/** An open transaction's handle. */
+class SqliteTransaction implements Db {
+  readonly dialect = 'sqlite';
+  readonly inTransaction = true;
+
+  constructor(private readonly conn: SqliteConnection) {}
+
+  get sqlite(): Database.Database {
+    return this.conn.sqlite;
+  }
+
+  statement(sql: string, kind: 'data' | 'bookkeeping'): Statement {
+    return this.conn.prepared(sql, kind);
+  }
+
+  transactionOpen(): boolean {
+    return this.conn.sqlite.inTransaction;
+  }
+
+  close(): Promise<void> {
+    throw new Error('a transaction cannot close its connection');
+  }
+
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return this.conn.savepoint(fn, this);
+  }
+}
+
+function connectionOf(db: Db): SqliteConnection {
+  return (db as SqliteDb | SqliteTransaction as unknown as { conn: SqliteConnection }).conn;
 }
 
 /**
@@ -170,12 +417,12 @@ export function stmt(db: Db, sql: string, kind: 'data' | 'bookkeeping' = 'data')
  * process on the same file. Reads cached under one generation are valid while it lasts.
  */
 export function dataGeneration(db: Db): string {
-  return `${generations.get(db) ?? 0}:${dataVersion(db)}`;
+  const conn = connectionOf(db);
+  return `${conn.generation}:${dataVersion(conn)}`;
 }
 
 /** How long a `PRAGMA data_version` read is reused while no request begins. */
 const VERSION_REUSE_MS = 10;
-const versions = new WeakMap<Db, { version: number; readAt: number }>();
 
 /**
  * Called as each request begins: the next dataGeneration reads `PRAGMA data_version` again, so the
@@ -184,15 +431,15 @@ const versions = new WeakMap<Db, { version: number; readAt: number }>();
  * most VERSION_REUSE_MS, which also bounds how stale work outside requests may see it.
  */
 export function beginRequestReads(db: Db): void {
-  versions.delete(db);
+  connectionOf(db).version = undefined;
 }
 
-function dataVersion(db: Db): number {
+function dataVersion(conn: SqliteConnection): number {
   const now = performance.now();
-  const known = versions.get(db);
+  const known = conn.version;
   if (known && now - known.readAt < VERSION_REUSE_MS) return known.version;
-  const version = stmt(db, 'PRAGMA data_version').pluck().get() as number;
-  versions.set(db, { version, readAt: now });
+  const version = conn.sqlite.pragma('data_version', { simple: true }) as number;
+  conn.version = { version, readAt: now };
   return version;
 }
 

@@ -28,10 +28,10 @@ export function keyDigest(secret: string): string {
 }
 
 /** Creates a key and returns its secret, which is shown once and stored only as a hash. */
-export function createKey(
+export async function createKey(
   db: Db,
   input: { accountId: string; name: string; signupEnabled: boolean; scoped: boolean; now: number },
-): { row: KeyRow; secret: string } {
+): Promise<{ row: KeyRow; secret: string }> {
   const secret = `vk_${randomBytes(24).toString('base64url')}`;
   const row: KeyRow = {
     id: newId('key'),
@@ -43,7 +43,7 @@ export function createKey(
     revoked_at: null,
     last_used_at: null,
   };
-  stmt(
+  await stmt(
     db,
     `INSERT INTO api_keys (id, account_id, name, hash, signup_enabled, scoped, created_at)
      VALUES (@id, @account_id, @name, @hash, @signup_enabled, @scoped, @created_at)`,
@@ -57,43 +57,43 @@ const LIVE_KEY = `SELECT k.id, k.account_id, k.name, k.signup_enabled, k.scoped,
      WHERE k.revoked_at IS NULL AND`;
 
 /** The live key with this secret and its account's plan, or undefined when unknown or revoked. */
-export function findLiveKey(db: Db, secret: string): AuthenticatedKey | undefined {
-  return stmt(
+export async function findLiveKey(db: Db, secret: string): Promise<AuthenticatedKey | undefined> {
+  return (await stmt(
     db,
     `${LIVE_KEY} k.hash = ?`,
-  ).get(hashKey(secret)) as AuthenticatedKey | undefined;
+  ).get(hashKey(secret))) as AuthenticatedKey | undefined;
 }
 
 /** The live key with this id and its account's plan, read now: undefined once revoked or its account deleted. */
-export function findLiveKeyById(db: Db, id: string): AuthenticatedKey | undefined {
-  return stmt(
+export async function findLiveKeyById(db: Db, id: string): Promise<AuthenticatedKey | undefined> {
+  return (await stmt(
     db,
     `${LIVE_KEY} k.id = ?`,
-  ).get(id) as AuthenticatedKey | undefined;
+  ).get(id)) as AuthenticatedKey | undefined;
 }
 
-export function getKey(db: Db, id: string): KeyRow | undefined {
-  return stmt(db, 'SELECT id, account_id, name, signup_enabled, scoped, created_at, revoked_at, last_used_at FROM api_keys WHERE id = ?').get(id) as
+export async function getKey(db: Db, id: string): Promise<KeyRow | undefined> {
+  return (await stmt(db, 'SELECT id, account_id, name, signup_enabled, scoped, created_at, revoked_at, last_used_at FROM api_keys WHERE id = ?').get(id)) as
     | KeyRow
     | undefined;
 }
 
-export function revokeKey(db: Db, id: string, now: number): boolean {
-  return stmt(db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+export async function revokeKey(db: Db, id: string, now: number): Promise<boolean> {
+  return (await stmt(db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id)).changes === 1;
 }
 
-export function markKeyUsed(db: Db, id: string, now: number): void {
-  stmt(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?', 'bookkeeping').run(now, id);
+export async function markKeyUsed(db: Db, id: string, now: number): Promise<void> {
+  await stmt(db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?', 'bookkeeping').run(now, id);
 }
 
-export function keyLoginIds(db: Db, keyId: string): string[] {
-  return (stmt(db, 'SELECT login_id FROM key_logins WHERE key_id = ?').all(keyId) as { login_id: string }[]).map((r) => r.login_id);
+export async function keyLoginIds(db: Db, keyId: string): Promise<string[]> {
+  return (((await stmt(db, 'SELECT login_id FROM key_logins WHERE key_id = ?').all(keyId)) as { login_id: string }[])).map((r) => r.login_id);
 }
 
-export function addKeyLogin(db: Db, keyId: string, loginId: string): void {
-  stmt(db, 'INSERT OR IGNORE INTO key_logins (key_id, login_id) VALUES (?, ?)').run(keyId, loginId);
+export async function addKeyLogin(db: Db, keyId: string, loginId: string): Promise<void> {
+  await stmt(db, 'INSERT OR IGNORE INTO key_logins (key_id, login_id) VALUES (?, ?)').run(keyId, loginId);
 }
 
-export function removeKeyLogin(db: Db, keyId: string, loginId: string): boolean {
-  return stmt(db, 'DELETE FROM key_logins WHERE key_id = ? AND login_id = ?').run(keyId, loginId).changes === 1;
+export async function removeKeyLogin(db: Db, keyId: string, loginId: string): Promise<boolean> {
+  return (await stmt(db, 'DELETE FROM key_logins WHERE key_id = ? AND login_id = ?').run(keyId, loginId)).changes === 1;
 }

@@ -41,13 +41,13 @@ function hash(token: string): Buffer {
   return issued === undefined ? sha : Buffer.concat([Buffer.from(issued, 'hex'), sha]);
 }
 
-export function insertLink(
+export async function insertLink(
   db: Db,
   sealer: Sealer,
   input: { accountId: string; kind: LinkKind; signupRequestId?: string; details?: Record<string, unknown>; now: number; expiresAt: number },
-): string {
+): Promise<string> {
   const token = `lnk_${timePrefix(input.now)}${randomBytes(24).toString('base64url')}`;
-  stmt(
+  await stmt(
     db,
     `INSERT INTO account_links (token_hash, token, account_id, kind, signup_request_id, details, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -84,41 +84,41 @@ function signupRequestOf(sealer: Sealer, token: string): string | undefined {
 const REQUEST_LINK = `SELECT account_id, 'signup' AS kind, id AS signup_request_id, '{}' AS details, status, NULL AS decision_at,
   created_at, expires_at, decided_at AS used_at FROM signup_requests WHERE preapproved = 0`;
 
-export function findLink(db: Db, sealer: Sealer, token: string): LinkRow | undefined {
+export async function findLink(db: Db, sealer: Sealer, token: string): Promise<LinkRow | undefined> {
   const requestId = signupRequestOf(sealer, token);
   if (requestId !== undefined) {
-    const row = stmt(db, `${REQUEST_LINK} AND id = ?`).get(requestId) as LinkRow | undefined;
+    const row = await stmt(db, `${REQUEST_LINK} AND id = ?`).get(requestId) as LinkRow | undefined;
     if (row) return row;
   }
-  return stmt(db, `SELECT ${COLUMNS} FROM account_links WHERE token_hash = ?`).get(hash(token)) as LinkRow | undefined;
+  return (await stmt(db, `SELECT ${COLUMNS} FROM account_links WHERE token_hash = ?`).get(hash(token))) as LinkRow | undefined;
 }
 
 /** Spends a link: only a pending link changes, so two decisions at once cannot both take effect. */
-export function useLink(db: Db, token: string, status: Exclude<LinkStatus, 'pending'>, now: number, decisionAt?: 'declared' | 'page'): boolean {
+export async function useLink(db: Db, token: string, status: Exclude<LinkStatus, 'pending'>, now: number, decisionAt?: 'declared' | 'page'): Promise<boolean> {
   return (
-    stmt(db, "UPDATE account_links SET status = ?, used_at = ?, decision_at = ? WHERE token_hash = ? AND status = 'pending'").run(
+    (await stmt(db, "UPDATE account_links SET status = ?, used_at = ?, decision_at = ? WHERE token_hash = ? AND status = 'pending'").run(
       status,
       now,
       decisionAt ?? null,
       hash(token),
-    ).changes === 1
+    )).changes === 1
   );
 }
 
 /** Closes the stored link of a signup request, from before request links were derived, once it is decided. */
-export function closeSignupLinks(db: Db, signupRequestId: string, status: 'approved' | 'denied', now: number): void {
-  stmt(db, "UPDATE account_links SET status = ?, used_at = ? WHERE signup_request_id = ? AND status = 'pending'").run(status, now, signupRequestId);
+export async function closeSignupLinks(db: Db, signupRequestId: string, status: 'approved' | 'denied', now: number): Promise<void> {
+  await stmt(db, "UPDATE account_links SET status = ?, used_at = ? WHERE signup_request_id = ? AND status = 'pending'").run(status, now, signupRequestId);
 }
 
 /**
  * Every link of an account as delivered to the account holder, newest first (the fixture surface):
  * the stored ones, and those of its signup requests filed since their links stopped being stored.
  */
-export function listAccountLinks(db: Db, sealer: Sealer, accountId: string): (LinkRow & { token: string })[] {
-  const stored = stmt(db, `SELECT token, ${COLUMNS} FROM account_links WHERE account_id = ? ORDER BY created_at DESC, rowid DESC`).all(accountId) as (LinkRow & {
+export async function listAccountLinks(db: Db, sealer: Sealer, accountId: string): Promise<(LinkRow & { token: string })[]> {
+  const stored = await stmt(db, `SELECT token, ${COLUMNS} FROM account_links WHERE account_id = ? ORDER BY created_at DESC, rowid DESC`).all(accountId) as (LinkRow & {
     token: Buffer;
   })[];
-  const requested = stmt(
+  const requested = await stmt(
     db,
     `${REQUEST_LINK} AND account_id = ? AND NOT EXISTS (SELECT 1 FROM account_links l WHERE l.signup_request_id = signup_requests.id)
      ORDER BY created_at DESC, rowid DESC`,

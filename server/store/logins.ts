@@ -33,9 +33,9 @@ export interface NewLogin {
 const LOGIN_COLUMNS = `id, account_id, label, website, email IS NOT NULL AS has_email, username IS NOT NULL AS has_username,
   totp_secret IS NOT NULL AS has_totp, created_by_key, password_owner_managed, created_at`;
 
-export function insertLogin(db: Db, sealer: Sealer, input: NewLogin): string {
+export async function insertLogin(db: Db, sealer: Sealer, input: NewLogin): Promise<string> {
   const id = newId('login');
-  stmt(
+  await stmt(
     db,
     `INSERT INTO logins (id, account_id, label, website, email, username, password, totp_secret, created_by_key, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -51,17 +51,17 @@ export function insertLogin(db: Db, sealer: Sealer, input: NewLogin): string {
     input.createdByKey ?? null,
     input.now,
   );
-  for (const host of input.extraWebsites) stmt(db, 'INSERT OR IGNORE INTO login_extra_sites (login_id, host) VALUES (?, ?)').run(id, host);
+  for (const host of input.extraWebsites) await stmt(db, 'INSERT OR IGNORE INTO login_extra_sites (login_id, host) VALUES (?, ?)').run(id, host);
   const fields = ['password', ...(input.email ? ['email'] : []), ...(input.username ? ['username'] : []), ...(input.totpSecret ? ['totp'] : [])];
-  for (const field of fields) issueToken(db, { accountId: input.accountId, kind: 'login', recordId: id, field });
+  for (const field of fields) await issueToken(db, { accountId: input.accountId, kind: 'login', recordId: id, field });
   return id;
 }
 
 type LoginTuple = [string, string, string, string | null, number, number, number, string | null, number, number];
 
 /** An account's logins. Read as arrays and made into rows here, which costs less than the driver's row objects for a long list. */
-export function listLogins(db: Db, accountId: string): LoginRow[] {
-  const tuples = stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? ORDER BY created_at, label`).raw(true).all(accountId) as LoginTuple[];
+export async function listLogins(db: Db, accountId: string): Promise<LoginRow[]> {
+  const tuples = await stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? ORDER BY created_at, label`).raw().all(accountId) as LoginTuple[];
   return tuples.map(([id, account_id, label, website, has_email, has_username, has_totp, created_by_key, password_owner_managed, created_at]) => ({
     id,
     account_id,
@@ -77,38 +77,38 @@ export function listLogins(db: Db, accountId: string): LoginRow[] {
 }
 
 /** One login of the account as listLogins reads it, with its extra hosts in their order there. */
-export function accountLogin(db: Db, accountId: string, id: string): { login: LoginRow; extra: string[] } | undefined {
-  const login = stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ? AND account_id = ?`).get(id, accountId) as LoginRow | undefined;
+export async function accountLogin(db: Db, accountId: string, id: string): Promise<{ login: LoginRow; extra: string[] } | undefined> {
+  const login = await stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ? AND account_id = ?`).get(id, accountId) as LoginRow | undefined;
   if (!login) return undefined;
-  return { login, extra: extraSitesOf(db, id) };
+  return { login, extra: await extraSitesOf(db, id) };
 }
 
 /** One login's extra sign-in hosts, in the order extraSitesByLogin gives them. */
-export function extraSitesOf(db: Db, loginId: string): string[] {
-  return stmt(db, 'SELECT host FROM login_extra_sites WHERE login_id = ? ORDER BY host').pluck().all(loginId) as string[];
+export async function extraSitesOf(db: Db, loginId: string): Promise<string[]> {
+  return (await stmt(db, 'SELECT host FROM login_extra_sites WHERE login_id = ? ORDER BY host').pluck().all(loginId)) as string[];
 }
 
-export function getLoginByLabel(db: Db, accountId: string, label: string): LoginRow | undefined {
-  return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? AND label = ?`).get(accountId, label) as LoginRow | undefined;
+export async function getLoginByLabel(db: Db, accountId: string, label: string): Promise<LoginRow | undefined> {
+  return (await stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE account_id = ? AND label = ?`).get(accountId, label)) as LoginRow | undefined;
 }
 
-export function getLogin(db: Db, id: string): LoginRow | undefined {
-  return stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ?`).get(id) as LoginRow | undefined;
+export async function getLogin(db: Db, id: string): Promise<LoginRow | undefined> {
+  return (await stmt(db, `SELECT ${LOGIN_COLUMNS} FROM logins WHERE id = ?`).get(id)) as LoginRow | undefined;
 }
 
 /** The account's logins, from its one row of counts (migration 0010-login-counts). */
-export function countLogins(db: Db, accountId: string): number {
-  return (stmt(db, 'SELECT logins FROM login_counts WHERE account_id = ?').pluck().get(accountId) as number | undefined) ?? 0;
+export async function countLogins(db: Db, accountId: string): Promise<number> {
+  return ((await stmt(db, 'SELECT logins FROM login_counts WHERE account_id = ?').pluck().get(accountId)) as number | undefined) ?? 0;
 }
 
 /** Whether the account has a login with this label: one look-up in the (account_id, label) index. */
-export function labelTaken(db: Db, accountId: string, label: string): boolean {
-  return stmt(db, 'SELECT 1 FROM logins WHERE account_id = ? AND label = ?').pluck().get(accountId, label) !== undefined;
+export async function labelTaken(db: Db, accountId: string, label: string): Promise<boolean> {
+  return await stmt(db, 'SELECT 1 FROM logins WHERE account_id = ? AND label = ?').pluck().get(accountId, label) !== undefined;
 }
 
 /** login id → extra sign-in hosts, for the whole account in one query. */
-export function extraSitesByLogin(db: Db, accountId: string): Map<string, string[]> {
-  const rows = stmt(
+export async function extraSitesByLogin(db: Db, accountId: string): Promise<Map<string, string[]>> {
+  const rows = await stmt(
     db,
     'SELECT s.login_id, s.host FROM login_extra_sites s JOIN logins l ON l.id = s.login_id WHERE l.account_id = ? ORDER BY s.host',
   ).all(accountId) as { login_id: string; host: string }[];
@@ -117,29 +117,29 @@ export function extraSitesByLogin(db: Db, accountId: string): Map<string, string
   return map;
 }
 
-export function setUsername(db: Db, sealer: Sealer, login: LoginRow, username: string): void {
-  stmt(db, 'UPDATE logins SET username = ? WHERE id = ?').run(sealer.seal(username), login.id);
-  issueToken(db, { accountId: login.account_id, kind: 'login', recordId: login.id, field: 'username' });
+export async function setUsername(db: Db, sealer: Sealer, login: LoginRow, username: string): Promise<void> {
+  await stmt(db, 'UPDATE logins SET username = ? WHERE id = ?').run(sealer.seal(username), login.id);
+  await issueToken(db, { accountId: login.account_id, kind: 'login', recordId: login.id, field: 'username' });
 }
 
-export function readUsername(db: Db, sealer: Sealer, loginId: string): string | null {
-  const row = stmt(db, 'SELECT username FROM logins WHERE id = ?').get(loginId) as { username: Buffer | null } | undefined;
+export async function readUsername(db: Db, sealer: Sealer, loginId: string): Promise<string | null> {
+  const row = await stmt(db, 'SELECT username FROM logins WHERE id = ?').get(loginId) as { username: Buffer | null } | undefined;
   return row ? sealer.openOptional(row.username) : null;
 }
 
-export function readPassword(db: Db, sealer: Sealer, loginId: string): string | null {
-  const row = stmt(db, 'SELECT password FROM logins WHERE id = ?').get(loginId) as { password: Buffer } | undefined;
+export async function readPassword(db: Db, sealer: Sealer, loginId: string): Promise<string | null> {
+  const row = await stmt(db, 'SELECT password FROM logins WHERE id = ?').get(loginId) as { password: Buffer } | undefined;
   return row ? sealer.open(row.password) : null;
 }
 
-export function setPassword(db: Db, sealer: Sealer, loginId: string, password: string, ownerManaged: boolean): void {
-  stmt(db, 'UPDATE logins SET password = ?, password_owner_managed = MAX(password_owner_managed, ?) WHERE id = ?').run(
+export async function setPassword(db: Db, sealer: Sealer, loginId: string, password: string, ownerManaged: boolean): Promise<void> {
+  await stmt(db, 'UPDATE logins SET password = ?, password_owner_managed = MAX(password_owner_managed, ?) WHERE id = ?').run(
     sealer.seal(password),
     ownerManaged ? 1 : 0,
     loginId,
   );
 }
 
-export function deleteLogin(db: Db, accountId: string, label: string): boolean {
-  return stmt(db, 'DELETE FROM logins WHERE account_id = ? AND label = ?').run(accountId, label).changes === 1;
+export async function deleteLogin(db: Db, accountId: string, label: string): Promise<boolean> {
+  return (await stmt(db, 'DELETE FROM logins WHERE account_id = ? AND label = ?').run(accountId, label)).changes === 1;
 }

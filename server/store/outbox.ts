@@ -25,23 +25,23 @@ type Inserted = { link: Buffer } | { request: string };
 
 export function watchNewLinks(db: Db, sealer: Sealer, accountId: string, onLink: (link: NewLink) => void): void {
   const inserted: Inserted[] = [];
-  const read = (row: Inserted): NewLink | undefined => {
+  const read = async (row: Inserted): Promise<NewLink | undefined> => {
     if ('request' in row) {
-      const r = stmt(db, 'SELECT website, expires_at FROM signup_requests WHERE id = ? AND preapproved = 0').get(row.request) as
+      const r = await stmt(db, 'SELECT website, expires_at FROM signup_requests WHERE id = ? AND preapproved = 0').get(row.request) as
         | { website: string; expires_at: number }
         | undefined;
       return r && { token: signupLinkToken(sealer, row.request), kind: 'signup', details: {}, website: r.website, expiresAt: r.expires_at };
     }
-    const r = stmt(
+    const r = await stmt(
       db,
       `SELECT l.token, l.kind, l.details, l.expires_at, r.website FROM account_links l
        LEFT JOIN signup_requests r ON r.id = l.signup_request_id WHERE l.token_hash = ?`,
     ).get(row.link) as { token: Buffer; kind: LinkKind; details: string; expires_at: number; website: string | null } | undefined;
     return r && { token: sealer.open(r.token), kind: r.kind, details: JSON.parse(r.details), website: r.website, expiresAt: r.expires_at };
   };
-  const drain = () => {
+  const drain = async () => {
     for (const row of inserted.splice(0)) {
-      const link = read(row);
+      const link = await read(row);
       if (link) onLink(link);
     }
   };
@@ -49,15 +49,15 @@ export function watchNewLinks(db: Db, sealer: Sealer, accountId: string, onLink:
     if (inserted.push(row) === 1) setImmediate(drain);
   };
   // These run inside the inserting statement: only note the row; never throw, or the insert fails.
-  db.function('vault_outbox_inserted', { deterministic: false }, (hash: unknown, account: unknown) => {
+  db.sqlite.function('vault_outbox_inserted', { deterministic: false }, (hash: unknown, account: unknown) => {
     if (Buffer.isBuffer(hash) && account === accountId) note({ link: hash });
     return null;
   });
-  db.function('vault_outbox_requested', { deterministic: false }, (id: unknown, account: unknown) => {
+  db.sqlite.function('vault_outbox_requested', { deterministic: false }, (id: unknown, account: unknown) => {
     if (typeof id === 'string' && account === accountId) note({ request: id });
     return null;
   });
-  db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS vault_outbox AFTER INSERT ON main.account_links
+  db.sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS vault_outbox AFTER INSERT ON main.account_links
            BEGIN SELECT vault_outbox_inserted(NEW.token_hash, NEW.account_id); END;
            CREATE TEMP TRIGGER IF NOT EXISTS vault_outbox_requests AFTER INSERT ON main.signup_requests
            BEGIN SELECT vault_outbox_requested(NEW.id, NEW.account_id); END`);

@@ -13,23 +13,23 @@ export interface PreapprovalRow {
  * Saves sites with an email. A site saved again with the same email keeps its count; with another
  * email its count starts again (section 4.6).
  */
-export function savePreapprovals(db: Db, sealer: Sealer, accountId: string, sites: string[], email: string, now: number): void {
-  const existing = new Map(listPreapprovals(db, sealer, accountId).map((p) => [p.site, p]));
+export async function savePreapprovals(db: Db, sealer: Sealer, accountId: string, sites: string[], email: string, now: number): Promise<void> {
+  const existing = new Map((await listPreapprovals(db, sealer, accountId)).map((p) => [p.site, p]));
   const insert = stmt(db, 'INSERT INTO signup_preapprovals (account_id, site, email, signups, added_at) VALUES (?, ?, ?, 0, ?)');
   const update = stmt(db, 'UPDATE signup_preapprovals SET email = ?, signups = 0, added_at = ? WHERE account_id = ? AND site = ?');
   for (const site of new Set(sites)) {
     const before = existing.get(site);
-    if (!before) insert.run(accountId, site, sealer.seal(email), now);
-    else if (before.email !== email) update.run(sealer.seal(email), now, accountId, site);
+    if (!before) await insert.run(accountId, site, sealer.seal(email), now);
+    else if (before.email !== email) await update.run(sealer.seal(email), now, accountId, site);
   }
 }
 
-export function removePreapproval(db: Db, accountId: string, site: string): boolean {
-  return stmt(db, 'DELETE FROM signup_preapprovals WHERE account_id = ? AND site = ?').run(accountId, site).changes === 1;
+export async function removePreapproval(db: Db, accountId: string, site: string): Promise<boolean> {
+  return (await stmt(db, 'DELETE FROM signup_preapprovals WHERE account_id = ? AND site = ?').run(accountId, site)).changes === 1;
 }
 
-export function listPreapprovals(db: Db, sealer: Sealer, accountId: string): PreapprovalRow[] {
-  const rows = stmt(db, 'SELECT site, email, signups, added_at FROM signup_preapprovals WHERE account_id = ? ORDER BY site').all(accountId) as {
+export async function listPreapprovals(db: Db, sealer: Sealer, accountId: string): Promise<PreapprovalRow[]> {
+  const rows = await stmt(db, 'SELECT site, email, signups, added_at FROM signup_preapprovals WHERE account_id = ? ORDER BY site').all(accountId) as {
     site: string;
     email: Buffer;
     signups: number;
@@ -38,17 +38,17 @@ export function listPreapprovals(db: Db, sealer: Sealer, accountId: string): Pre
   return rows.map((r) => ({ ...r, email: sealer.open(r.email) }));
 }
 
-export function getPreapproval(db: Db, sealer: Sealer, accountId: string, site: string): PreapprovalRow | undefined {
-  const r = stmt(db, 'SELECT site, email, signups, added_at FROM signup_preapprovals WHERE account_id = ? AND site = ?').get(accountId, site) as
+export async function getPreapproval(db: Db, sealer: Sealer, accountId: string, site: string): Promise<PreapprovalRow | undefined> {
+  const r = await stmt(db, 'SELECT site, email, signups, added_at FROM signup_preapprovals WHERE account_id = ? AND site = ?').get(accountId, site) as
     | { site: string; email: Buffer; signups: number; added_at: number }
     | undefined;
   return r && { ...r, email: sealer.open(r.email) };
 }
 
-export function countPreapprovals(db: Db, accountId: string): number {
-  return (stmt(db, 'SELECT COUNT(*) AS n FROM signup_preapprovals WHERE account_id = ?').get(accountId) as { n: number }).n;
+export async function countPreapprovals(db: Db, accountId: string): Promise<number> {
+  return (((await stmt(db, 'SELECT COUNT(*) AS n FROM signup_preapprovals WHERE account_id = ?').get(accountId)) as { n: number })).n;
 }
 
-export function countPreapprovedSignup(db: Db, accountId: string, site: string): void {
-  stmt(db, 'UPDATE signup_preapprovals SET signups = signups + 1 WHERE account_id = ? AND site = ?').run(accountId, site);
+export async function countPreapprovedSignup(db: Db, accountId: string, site: string): Promise<void> {
+  await stmt(db, 'UPDATE signup_preapprovals SET signups = signups + 1 WHERE account_id = ? AND site = ?').run(accountId, site);
 }

@@ -55,9 +55,9 @@ export interface NewSubmission {
   now: number;
 }
 
-export function insertSubmission(db: Db, input: NewSubmission): string {
+export async function insertSubmission(db: Db, input: NewSubmission): Promise<string> {
   const id = newId('sub');
-  stmt(
+  await stmt(
     db,
     `INSERT INTO recipe_submissions (id, account_id, key_id, recipe_key, kind, platform, body, live_status, note, verification_requested,
        created_at, live_since)
@@ -79,13 +79,13 @@ export function insertSubmission(db: Db, input: NewSubmission): string {
   return id;
 }
 
-export function getSubmission(db: Db, id: string): SubmissionRow | undefined {
-  return stmt(db, `SELECT ${COLUMNS} FROM recipe_submissions WHERE id = ?`).get(id) as SubmissionRow | undefined;
+export async function getSubmission(db: Db, id: string): Promise<SubmissionRow | undefined> {
+  return (await stmt(db, `SELECT ${COLUMNS} FROM recipe_submissions WHERE id = ?`).get(id)) as SubmissionRow | undefined;
 }
 
 /** Ids of submissions still waiting for screening, oldest first (re-queued when a server starts). */
-export function pendingSubmissionIds(db: Db): string[] {
-  return (stmt(db, "SELECT id FROM recipe_submissions WHERE status = 'pending' ORDER BY created_at, rowid").all() as { id: string }[]).map(
+export async function pendingSubmissionIds(db: Db): Promise<string[]> {
+  return (((await stmt(db, "SELECT id FROM recipe_submissions WHERE status = 'pending' ORDER BY created_at, rowid").all()) as { id: string }[])).map(
     (r) => r.id,
   );
 }
@@ -94,32 +94,32 @@ export function pendingSubmissionIds(db: Db): string[] {
  * Every submission that is not rejected, by key and newest first (by live_since, then by
  * insertion): per key, the live contribution is the first of these the registry does not hold back.
  */
-export function contributions(db: Db): ContributedRow[] {
-  return stmt(
+export async function contributions(db: Db): Promise<ContributedRow[]> {
+  return (await stmt(
     db,
     `SELECT id AS submission_id, recipe_key AS key, kind, platform, live_status AS status, body, evidence, status = 'merged' AS reviewed
      FROM recipe_submissions WHERE status <> 'rejected' ORDER BY recipe_key, live_since DESC, rowid DESC`,
-  ).all() as ContributedRow[];
+  ).all()) as ContributedRow[];
 }
 
 /**
  * Writes a screening result, only onto a submission that is still pending: a maintainer's
  * decision, or another server process screening the same row, wins. Returns whether it wrote.
  */
-export function finishScreening(db: Db, id: string, status: SubmissionStatus, verdict: string[]): boolean {
+export async function finishScreening(db: Db, id: string, status: SubmissionStatus, verdict: string[]): Promise<boolean> {
   return (
-    stmt(db, "UPDATE recipe_submissions SET status = ?, verdict = ? WHERE id = ? AND status = 'pending'").run(status, JSON.stringify(verdict), id)
+    (await stmt(db, "UPDATE recipe_submissions SET status = ?, verdict = ? WHERE id = ? AND status = 'pending'").run(status, JSON.stringify(verdict), id))
       .changes === 1
   );
 }
 
 /** A maintainer's decision: the new status and verdict, and for a merge the live status, evidence and live_since. */
-export function recordDecision(
+export async function recordDecision(
   db: Db,
   id: string,
   change: { status: SubmissionStatus; verdict: string[]; liveStatus?: string; evidence?: string | null; liveSince?: number },
-): void {
-  stmt(
+): Promise<void> {
+  await stmt(
     db,
     `UPDATE recipe_submissions
      SET status = @status, verdict = @verdict,

@@ -62,7 +62,7 @@ export class Sealer {
  * Proves at start-up that the key is the one the database was written with, so a wrong key
  * fails with one clear message instead of corrupting data or failing on the first read.
  */
-export function verifyMasterKey(db: Db, sealer: Sealer): void {
+export function verifyMasterKey(db: Db['sqlite'], sealer: Sealer): void {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('key_check') as { value: Buffer } | undefined;
   if (!row) {
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('key_check', sealer.seal(CHECK_PLAINTEXT));

@@ -1,9 +1,12 @@
-import { immediate, type Db } from './db.js';
+import { transaction, type Db } from './db.js';
 
 /** One part of a shared commit: a request's write, or the limiter's charges of one turn. */
 export interface CommitStep {
-  /** Runs inside the shared transaction, in a savepoint of its own. */
-  run(): void;
+  /**
+   * Runs inside the shared transaction, in a savepoint of its own, through `tx`. May run more than
+   * once (a transaction retried after a conflict): it only settles in the two calls below.
+   */
+  run(tx: Db): Promise<void>;
   /** After the commit: what the step wrote is stored. */
   committed(): void;
   /** What the step wrote was rolled back: its own error, or the whole transaction's. */
@@ -40,30 +43,34 @@ class SharedCommit {
 
   private scheduledFlush(): void {
     this.scheduled--;
-    if (this.steps.length > 0) this.flush();
+    if (this.steps.length > 0) void this.flush();
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     const steps = this.steps;
     this.steps = [];
-    const failedAlone = new Set<CommitStep>();
+    // Each step settles once the transaction has ended: one rolled back alone with its own error.
+    const failedAlone = new Map<CommitStep, unknown>();
     try {
-      immediate(this.db, () => {
+      await transaction(this.db, async (tx) => {
+        failedAlone.clear();
         for (const step of steps) {
           try {
-            immediate(this.db, () => step.run());
+            await transaction(tx, (savepoint) => step.run(savepoint));
           } catch (err) {
-            if (!this.db.inTransaction) throw err;
-            failedAlone.add(step);
-            step.failed(err);
+            if (!tx.transactionOpen()) throw err;
+            failedAlone.set(step, err);
           }
         }
       });
     } catch (err) {
-      for (const step of steps) if (!failedAlone.has(step)) step.failed(err);
+      for (const step of steps) step.failed(failedAlone.has(step) ? failedAlone.get(step) : err);
       return;
     }
-    for (const step of steps) if (!failedAlone.has(step)) step.committed();
+    for (const step of steps) {
+      if (failedAlone.has(step)) step.failed(failedAlone.get(step));
+      else step.committed();
+    }
   }
 }
 
@@ -81,13 +88,13 @@ export function sharedCommit(db: Db): SharedCommit {
  * committed, or with its error (nothing of it written). An answer sent then is durable as one
  * sent after the write's own commit.
  */
-export function writeInSharedCommit<T>(db: Db, write: () => T): Promise<T> {
+export function writeInSharedCommit<T>(db: Db, write: (tx: Db) => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let result: T;
     // Methods, not named arrows: the TypeScript loader would name each closure anew on every write.
     sharedCommit(db).add({
-      run() {
-        result = write();
+      async run(tx: Db) {
+        result = await write(tx);
       },
       committed() {
         resolve(result);

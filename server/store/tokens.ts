@@ -13,15 +13,15 @@ export const TOKEN_PREFIX = {
 } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIX;
 
-export function issueToken(db: Db, input: { accountId: string; kind: TokenKind; recordId: string; field: string }): string {
-  const existing = stmt(db, 'SELECT token FROM tokens WHERE kind = ? AND record_id = ? AND field = ?').get(
+export async function issueToken(db: Db, input: { accountId: string; kind: TokenKind; recordId: string; field: string }): Promise<string> {
+  const existing = await stmt(db, 'SELECT token FROM tokens WHERE kind = ? AND record_id = ? AND field = ?').get(
     input.kind,
     input.recordId,
     input.field,
   ) as { token: string } | undefined;
   if (existing) return existing.token;
   const token = `${TOKEN_PREFIX[input.kind]}_${input.field.replace(/[^a-z0-9]/gi, '').slice(0, 12).toLowerCase()}_${randomBytes(12).toString('hex')}`;
-  stmt(db, 'INSERT INTO tokens (token, account_id, kind, record_id, field) VALUES (?, ?, ?, ?, ?)').run(
+  await stmt(db, 'INSERT INTO tokens (token, account_id, kind, record_id, field) VALUES (?, ?, ?, ?, ?)').run(
     token,
     input.accountId,
     input.kind,
@@ -32,8 +32,8 @@ export function issueToken(db: Db, input: { accountId: string; kind: TokenKind; 
 }
 
 /** field → token of one record. */
-export function tokensOf(db: Db, kind: TokenKind, recordId: string): Record<string, string> {
-  const rows = stmt(db, 'SELECT field, token FROM tokens WHERE kind = ? AND record_id = ?').all(kind, recordId) as {
+export async function tokensOf(db: Db, kind: TokenKind, recordId: string): Promise<Record<string, string>> {
+  const rows = await stmt(db, 'SELECT field, token FROM tokens WHERE kind = ? AND record_id = ?').all(kind, recordId) as {
     field: string;
     token: string;
   }[];
@@ -41,9 +41,9 @@ export function tokensOf(db: Db, kind: TokenKind, recordId: string): Record<stri
 }
 
 /** Every token of an account, grouped by record; one query for the whole catalog. */
-export function accountTokens(db: Db, accountId: string): Map<string, Record<string, string>> {
+export async function accountTokens(db: Db, accountId: string): Promise<Map<string, Record<string, string>>> {
   // As arrays: an account at its ceilings has well over a thousand tokens, and row objects cost more.
-  const rows = stmt(db, 'SELECT record_id, field, token FROM tokens WHERE account_id = ?').raw(true).all(accountId) as [string, string, string][];
+  const rows = await stmt(db, 'SELECT record_id, field, token FROM tokens WHERE account_id = ?').raw().all(accountId) as [string, string, string][];
   const byRecord = new Map<string, Record<string, string>>();
   for (const [recordId, field, token] of rows) {
     let m = byRecord.get(recordId);
@@ -54,13 +54,13 @@ export function accountTokens(db: Db, accountId: string): Map<string, Record<str
 }
 
 /** field → token of one record of the account, in the order accountTokens gives them. */
-export function recordTokens(db: Db, accountId: string, recordId: string): Record<string, string> | undefined {
-  const rows = stmt(db, 'SELECT field, token FROM tokens WHERE account_id = ? AND record_id = ? ORDER BY field').raw(true).all(accountId, recordId) as [string, string][];
+export async function recordTokens(db: Db, accountId: string, recordId: string): Promise<Record<string, string> | undefined> {
+  const rows = await stmt(db, 'SELECT field, token FROM tokens WHERE account_id = ? AND record_id = ? ORDER BY field').raw().all(accountId, recordId) as [string, string][];
   return rows.length > 0 ? Object.fromEntries(rows) : undefined;
 }
 
-export function findToken(db: Db, token: string): { account_id: string; kind: TokenKind; record_id: string; field: string } | undefined {
-  return stmt(db, 'SELECT account_id, kind, record_id, field FROM tokens WHERE token = ?').get(token) as
+export async function findToken(db: Db, token: string): Promise<{ account_id: string; kind: TokenKind; record_id: string; field: string } | undefined> {
+  return (await stmt(db, 'SELECT account_id, kind, record_id, field FROM tokens WHERE token = ?').get(token)) as
     | { account_id: string; kind: TokenKind; record_id: string; field: string }
     | undefined;
 }

@@ -1,4 +1,4 @@
-import { immediate, stmt, type Db } from './db.js';
+import { transaction, stmt, type Db } from './db.js';
 import type { Sealer } from './secrets.js';
 
 export interface CardWebhookRow {
@@ -32,25 +32,25 @@ export interface DeliveryRow {
   created_at: number;
 }
 
-export function getCardWebhook(db: Db, cardId: string): CardWebhookRow | undefined {
-  return stmt(db, 'SELECT card_id, url, secret, previous_secret, previous_until, updated_at FROM card_webhooks WHERE card_id = ?').get(cardId) as
+export async function getCardWebhook(db: Db, cardId: string): Promise<CardWebhookRow | undefined> {
+  return (await stmt(db, 'SELECT card_id, url, secret, previous_secret, previous_until, updated_at FROM card_webhooks WHERE card_id = ?').get(cardId)) as
     | CardWebhookRow
     | undefined;
 }
 
 /** The card's webhook row, made with a new sealed secret the first time it is asked for. */
-export function ensureCardWebhook(db: Db, sealer: Sealer, cardId: string, newSecret: () => string, now: number): CardWebhookRow {
-  stmt(db, 'INSERT OR IGNORE INTO card_webhooks (card_id, url, secret, updated_at) VALUES (?, NULL, ?, ?)').run(cardId, sealer.seal(newSecret()), now);
-  return getCardWebhook(db, cardId)!;
+export async function ensureCardWebhook(db: Db, sealer: Sealer, cardId: string, newSecret: () => string, now: number): Promise<CardWebhookRow> {
+  await stmt(db, 'INSERT INTO card_webhooks (card_id, url, secret, updated_at) VALUES (?, NULL, ?, ?) ON CONFLICT DO NOTHING').run(cardId, sealer.seal(newSecret()), now);
+  return (await getCardWebhook(db, cardId))!;
 }
 
-export function setWebhookUrl(db: Db, cardId: string, url: string | null, now: number): void {
-  stmt(db, 'UPDATE card_webhooks SET url = ?, updated_at = ? WHERE card_id = ?').run(url, now, cardId);
+export async function setWebhookUrl(db: Db, cardId: string, url: string | null, now: number): Promise<void> {
+  await stmt(db, 'UPDATE card_webhooks SET url = ?, updated_at = ? WHERE card_id = ?').run(url, now, cardId);
 }
 
 /** A rotation: `secret` becomes the current one, the one it replaces signs on until `previousUntil`. */
-export function rotateWebhookSecret(db: Db, sealer: Sealer, cardId: string, secret: string, previousUntil: number, now: number): void {
-  stmt(db, 'UPDATE card_webhooks SET previous_secret = secret, previous_until = ?, secret = ?, updated_at = ? WHERE card_id = ?').run(
+export async function rotateWebhookSecret(db: Db, sealer: Sealer, cardId: string, secret: string, previousUntil: number, now: number): Promise<void> {
+  await stmt(db, 'UPDATE card_webhooks SET previous_secret = secret, previous_until = ?, secret = ?, updated_at = ? WHERE card_id = ?').run(
     previousUntil,
     sealer.seal(secret),
     now,
@@ -59,8 +59,8 @@ export function rotateWebhookSecret(db: Db, sealer: Sealer, cardId: string, secr
 }
 
 /** A delivery about to be attempted; `pendingUntil` (real clock) is when that attempt is over at the latest. */
-export function insertDelivery(db: Db, row: DeliveryRow, pendingUntil: number): void {
-  stmt(db, 'INSERT INTO webhook_deliveries (id, card_id, event_id, event_type, url, created_at, pending_until) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+export async function insertDelivery(db: Db, row: DeliveryRow, pendingUntil: number): Promise<void> {
+  await stmt(db, 'INSERT INTO webhook_deliveries (id, card_id, event_id, event_type, url, created_at, pending_until) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     row.id,
     row.card_id,
     row.event_id,
@@ -72,27 +72,27 @@ export function insertDelivery(db: Db, row: DeliveryRow, pendingUntil: number): 
 }
 
 /** Records an attempt's outcome, unless one is recorded already (an attempt ended by a stop, then settling late). */
-export function recordAttempt(db: Db, row: AttemptRow): void {
-  immediate(db, () => {
-    stmt(
-      db,
-      'INSERT OR IGNORE INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+export function recordAttempt(db: Db, row: AttemptRow): Promise<void> {
+  return transaction(db, async (tx) => {
+    await stmt(
+      tx,
+      'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     ).run(row.delivery_id, row.attempt, row.started_at, row.duration_ms, row.status_code, row.outcome, row.detail);
-    stmt(db, 'UPDATE webhook_deliveries SET pending_until = NULL WHERE id = ?').run(row.delivery_id);
+    await stmt(tx, 'UPDATE webhook_deliveries SET pending_until = NULL WHERE id = ?').run(row.delivery_id);
   });
 }
 
 /** The deliveries still waiting for an outcome whose attempt was over at the latest before `before` (real clock). */
-export function overdueDeliveries(db: Db, before: number): { id: string; pending_until: number }[] {
-  return stmt(db, 'SELECT id, pending_until FROM webhook_deliveries WHERE pending_until IS NOT NULL AND pending_until < ?').all(before) as {
+export async function overdueDeliveries(db: Db, before: number): Promise<{ id: string; pending_until: number }[]> {
+  return (await stmt(db, 'SELECT id, pending_until FROM webhook_deliveries WHERE pending_until IS NOT NULL AND pending_until < ?').all(before)) as {
     id: string;
     pending_until: number;
   }[];
 }
 
 /** The card's newest deliveries, newest first, each with its attempts in order. */
-export function recentDeliveries(db: Db, cardId: string, limit: number): (DeliveryRow & { attempts: AttemptRow[] })[] {
-  const deliveries = stmt(
+export async function recentDeliveries(db: Db, cardId: string, limit: number): Promise<(DeliveryRow & { attempts: AttemptRow[] })[]> {
+  const deliveries = await stmt(
     db,
     'SELECT id, card_id, event_id, event_type, url, created_at FROM webhook_deliveries WHERE card_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
   ).all(cardId, limit) as DeliveryRow[];
@@ -100,12 +100,14 @@ export function recentDeliveries(db: Db, cardId: string, limit: number): (Delive
     db,
     'SELECT delivery_id, attempt, started_at, duration_ms, status_code, outcome, detail FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
   );
-  return deliveries.map((d) => ({ ...d, attempts: attemptsOf.all(d.id) as AttemptRow[] }));
+  const withAttempts: (DeliveryRow & { attempts: AttemptRow[] })[] = [];
+  for (const d of deliveries) withAttempts.push({ ...d, attempts: (await attemptsOf.all(d.id)) as AttemptRow[] });
+  return withAttempts;
 }
 
 /** An agent card of the account: webhooks are per agent card (section 6 item 1). */
-export function getAgentCard(db: Db, accountId: string, cardId: string): { id: string; account_id: string } | undefined {
-  return stmt(db, 'SELECT id, account_id FROM cards WHERE id = ? AND account_id = ? AND agent = 1').get(cardId, accountId) as
+export async function getAgentCard(db: Db, accountId: string, cardId: string): Promise<{ id: string; account_id: string } | undefined> {
+  return (await stmt(db, 'SELECT id, account_id FROM cards WHERE id = ? AND account_id = ? AND agent = 1').get(cardId, accountId)) as
     | { id: string; account_id: string }
     | undefined;
 }

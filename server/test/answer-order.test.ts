@@ -16,8 +16,8 @@ describe('answers in the order of the requests', () => {
     t = await startSignupServer();
   });
   // An account of its own for each test: an account holds at most five pending filings.
-  beforeEach(() => {
-    a = signupAccount(t);
+  beforeEach(async () => {
+    a = await signupAccount(t);
   });
   afterAll(() => t.close());
 

@@ -48,7 +48,7 @@ describe('closing after a refused body', () => {
   afterAll(() => t.close());
 
   it('when the rest of a body over the cap is sent after the 413, then the client still reads the whole answer', async () => {
-    const { key } = givenAccount(t, { signup: true });
+    const { key } = await givenAccount(t, { signup: true });
     const body = JSON.stringify({ label: 'shop', pad: 'a'.repeat(CAP) });
     const client = await open(t);
     client.socket.write(head(key, `Content-Length: ${body.length}`));
@@ -70,7 +70,7 @@ describe('closing after a refused body', () => {
   });
 
   it('when more chunks and a pipelined request follow a refused chunked body, then they are dropped unread as requests', async () => {
-    const { key } = givenAccount(t, { signup: true });
+    const { key } = await givenAccount(t, { signup: true });
     const client = await open(t);
     const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
     client.socket.write(head(key, 'Transfer-Encoding: chunked') + chunk(`{"label":"shop","pad":"${'a'.repeat(CAP)}"`));
@@ -92,7 +92,7 @@ describe('closing after a refused body', () => {
   });
 
   it('when the client goes on sending past the lingering bound, then the server closes the connection', async () => {
-    const { key } = givenAccount(t, { signup: true });
+    const { key } = await givenAccount(t, { signup: true });
     const client = await open(t);
     client.socket.write(head(key, `Content-Length: ${10 * LINGERING.bytes}`));
     await pause(100);
@@ -108,7 +108,7 @@ describe('closing after a refused body', () => {
   });
 
   it('when the client trickles bytes and never closes, then they are dropped until the lingering time is up, and then the connection closes', async () => {
-    const { key } = givenAccount(t, { signup: true });
+    const { key } = await givenAccount(t, { signup: true });
     const client = await open(t, { halfOpen: true });
     client.socket.write(head(key, `Content-Length: ${CAP + 1}`));
     const started = Date.now();

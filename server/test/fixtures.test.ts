@@ -404,7 +404,7 @@ describe('replaceLoginPassword', () => {
     const before = (await login(accountId, { website: 'acme.com', password: secret('pw') })).body;
     const res = await fx('PUT', `/accounts/${accountId}/logins/acme/password`, { password: secret('own') });
     expect(res.status).toBe(204);
-    expect(getLoginByLabel(t.db, accountId, 'acme')!.password_owner_managed).toBe(1);
+    expect((await getLoginByLabel(t.db, accountId, 'acme'))!.password_owner_managed).toBe(1);
     expect((await catalog(apiKey)).body.logins).toEqual([before]);
     expect(await resolves(before.tokens.password)).toEqual({ resolves: true });
   });
@@ -415,7 +415,7 @@ describe('replaceLoginPassword', () => {
     const res = await fx('PUT', `/accounts/${accountId}/logins/acme/password`, { password: 'abc' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('login_password_too_short');
-    expect(getLoginByLabel(t.db, accountId, 'acme')!.password_owner_managed).toBe(0);
+    expect((await getLoginByLabel(t.db, accountId, 'acme'))!.password_owner_managed).toBe(0);
   });
 });
 
@@ -554,7 +554,7 @@ describe('getClock and advanceClock', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      db.close();
+      await db.close();
     }
   });
 });

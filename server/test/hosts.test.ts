@@ -37,7 +37,7 @@ async function catalogLogins(a: Account, query: string) {
 
 describe('fileSignupRequest website', () => {
   it('when the website is not a host name, then 400 invalid_website with the document sentence and nothing is filed', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const sentence = contract().resolve(contract().doc.components.schemas.SignupRequestCreate).properties.website['x-error-message'];
     // The URL delimiters and `%` are refused, never read as the end of the host or decoded.
     const delimited = ['acme.com/login', 'acme.com?x', 'acme.com#x', 'acme.com\\x', '%61cme.com', 'a^b.com'];
@@ -54,7 +54,7 @@ describe('fileSignupRequest website', () => {
   });
 
   it('when the website is an internationalised name or has capitals, then the login is stored and returned in ASCII lower case', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     expect((await approvedLogin(a, IDN)).website).toBe(IDN_ASCII);
     expect((await approvedLogin(a, 'ACME.com')).website).toBe('acme.com');
     // The same site written either way is one site: the second login takes the next label.
@@ -64,7 +64,7 @@ describe('fileSignupRequest website', () => {
   });
 
   it('when the website has characters the WHATWG host rules map or drop, then it is converted, not refused, as the catalog reads the same page', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const converted: [string, string][] = [
       ['example\u3002org', 'example.org'],
       ['\u{1F600}.com', 'xn--e28h.com'],
@@ -81,11 +81,11 @@ describe('fileSignupRequest website', () => {
   });
 
   it('when a pre-approved site is listed in one form and filed in the other, then it is the same site', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     expect((await fixture(t, 'POST', `/accounts/${a.accountId}/signup-preapprovals`, { sites: IDN.toUpperCase(), email })).status).toBe(200);
     nextMinute(t);
     expect((await fileOk(t, a.key, { website: IDN_ASCII, email })).status).toBe('approved');
-    const b = signupAccount(t);
+    const b = await signupAccount(t);
     await fixture(t, 'POST', `/accounts/${b.accountId}/signup-preapprovals`, { sites: IDN_ASCII, email });
     nextMinute(t);
     expect((await fileOk(t, b.key, { website: IDN, email })).status).toBe('approved');
@@ -94,7 +94,7 @@ describe('fileSignupRequest website', () => {
 
 describe('getTokenCatalog url filter', () => {
   it('when the page is given in either form of an internationalised name, then the login registered for it is listed', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const login = await approvedLogin(a, IDN);
     for (const page of [`https://www.${IDN}/login`, `https://shop.${IDN_ASCII}/`, IDN.toUpperCase(), encodeURIComponent(`https://${IDN}/`)]) {
       expect(await catalogLogins(a, `url=${page.startsWith('https%3A') ? page : encodeURIComponent(page)}`), page).toEqual([login.label]);
@@ -102,7 +102,7 @@ describe('getTokenCatalog url filter', () => {
   });
 
   it('when the page host is not a host name, then it matches no site', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     await fixture(t, 'POST', `/accounts/${a.accountId}/logins`, { website: 'ab.com', password: 'saved-password' });
     expect(await catalogLogins(a, 'url=https://ab.com/')).toEqual(['ab']);
     // A subdomain whose label is not a host-name label: the URL rules and the suffix list would take it.
@@ -112,7 +112,7 @@ describe('getTokenCatalog url filter', () => {
 
 describe('fixture surface sites', () => {
   it('when a login, extra site or allow-list site is not a host name, then 400 invalid_website; an internationalised one is stored in ASCII', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const login = (body: Record<string, unknown>) => fixture(t, 'POST', `/accounts/${a.accountId}/logins`, { password: 'saved-password', ...body });
     expect(((await (await login({ website: 'a_b.com' })).json()) as { code: string }).code).toBe('invalid_website');
     expect(((await (await login({ website: 'acme.com', extraWebsites: ['https://x_y.acme.com/'] })).json()) as { code: string }).code).toBe('invalid_website');

@@ -122,13 +122,13 @@ describe('the HTTP edge before the body', () => {
     `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
 
   it('when a request that expects 100-continue is refused before its body, then the refusal comes in place of 100 Continue', async () => {
-    const plain = givenAccount(t);
+    const plain = await givenAccount(t);
     const refusals: [string, string, number, string][] = [
       ['no key', post('/v1/recipes', []), 401, 'unauthorized'],
       ['an unknown key', post('/v1/recipes', ['Authorization: Bearer vk_unknown']), 401, 'invalid_api_key'],
       ['a key without signup permission', post('/v1/logins/requests', [`Authorization: Bearer ${plain.key}`]), 403, 'signup_not_enabled'],
       ['an unknown link', post('/v1/signup-requests/lnk_unknown', []), 404, 'not_found'],
-      ['a declared body over the cap', post('/v1/logins/requests', [`Authorization: Bearer ${givenAccount(t, { signup: true }).key}`], 5000), 413, 'bad_request'],
+      ['a declared body over the cap', post('/v1/logins/requests', [`Authorization: Bearer ${(await givenAccount(t, { signup: true })).key}`], 5000), 413, 'bad_request'],
     ];
     for (const [what, head, status, code] of refusals) {
       const { first, raw } = await headFirst(head);
@@ -141,7 +141,7 @@ describe('the HTTP edge before the body', () => {
   });
 
   it('when a request that expects 100-continue passes every check, then 100 Continue, and the answer after its body', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const body = JSON.stringify({ key: `continue${Date.now()}.com`, kind: 'merchant', status: 'partial' });
     const { first, raw } = await headFirst(post('/v1/recipes', [`Authorization: Bearer ${a.key}`, 'Connection: close'], Buffer.byteLength(body)), body);
     expect(first).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
@@ -150,7 +150,7 @@ describe('the HTTP edge before the body', () => {
   });
 
   it('when a transfer coding other than chunked is sent, then 501 bad_request as JSON and the body is never read', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const gzip = Buffer.from('1f8b', 'hex').toString('latin1');
     for (const coding of ['gzip, chunked', 'deflate,chunked', 'x-custom, chunked', 'identity, chunked']) {
       const answer = await only(t.base, [`POST /v1/recipes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n2\r\n${gzip}\r\n0\r\n\r\n`]);
@@ -167,7 +167,7 @@ describe('the HTTP edge before the body', () => {
   });
 
   it('when two Authorization headers are sent, in either order or the same twice, then 401 unauthorized', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const pairs = [
       [`Bearer ${a.key}`, 'Bearer vk_unknown'],
       ['Bearer vk_unknown', `Bearer ${a.key}`],
@@ -184,7 +184,7 @@ describe('the HTTP edge before the body', () => {
   });
 
   it('when two Content-Type headers are sent, in either order or the same twice, then the operation\'s 400', async () => {
-    const a = givenAccount(t, { signup: true });
+    const a = await givenAccount(t, { signup: true });
     const body = JSON.stringify({ website: 'types.com', email: 'agent@example.com' });
     for (const [first, second] of [['application/json', 'text/plain'], ['text/plain', 'application/json'], ['application/json', 'application/json']]) {
       const answer = await only(t.base, [
@@ -201,7 +201,7 @@ describe('the HTTP edge before the body', () => {
   });
 
   it('when the scheme is bearer in any case, then the key is read (RFC 9110 section 11.1)', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
       const res = await fetch(`${t.base}/v1/tokens`, { headers: { authorization: `${scheme} ${a.key}` } });
       expect(res.status, scheme).toBe(200);
@@ -291,7 +291,7 @@ describe('timeouts', () => {
   });
 
   it('when the body of a live link decision does not arrive in time, then 408, a documented answer of the operation', async () => {
-    const { accountId } = givenAccount(t);
+    const { accountId } = await givenAccount(t);
     const { token } = (await (await fixture(t, 'POST', `/accounts/${accountId}/purchase-approvals`, {})).json()) as { token: string };
     const answer = await only(t.base, [`POST /v1/approvals/${token}/decide HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"decision":`]);
     expectRefusal(answer, 408, /request did not arrive within 2 seconds/);
@@ -305,7 +305,7 @@ describe('timeouts', () => {
   });
 
   it('when a connection is idle after an answer, then it is closed without another answer', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const raw = await exchange(t.base, [`GET /v1/tokens HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${a.key}\r\n\r\n`]);
     expect(answers(raw).map((x) => x.status)).toEqual([200]);
   });

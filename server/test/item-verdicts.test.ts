@@ -93,14 +93,14 @@ describe('a server whose document rules over the number of logins', () => {
 
   it('when a login is added past the document\'s count, then 500: the catalog was checked whole, not only the new entry', async () => {
     t = await startServer({ contract: variant((s) => (s.properties.logins.maxItems = 2)) });
-    const a = givenAccount(t, { plan: 'Plus' });
+    const a = await givenAccount(t, { plan: 'Plus' });
     const add = (label: string) => insertLogin(t.db, t.sealer, { accountId: a.accountId, now: t.clock.now(), label, website: `${label}.com`, extraWebsites: [], password: `${label}-secret-pass` });
     // Not t.call, which holds every answer to the document's: this one may be a 500.
     const read = () => fetch(`${t.base}/v1/tokens`, { headers: { authorization: `Bearer ${a.key}` } });
-    add('one');
-    add('two');
+    await add('one');
+    await add('two');
     expect((await read()).status).toBe(200);
-    add('three');
+    await add('three');
     const refused = await read();
     expect(refused.status).toBe(500);
     expect(await refused.json()).toEqual({ code: 'internal_error', error: 'Internal error.' });

@@ -47,13 +47,13 @@ async function sameEveryTime(head: string): Promise<string> {
   return first;
 }
 
-function account() {
-  const a = givenAccount(t, { plan: 'Plus' });
+async function account() {
+  const a = await givenAccount(t, { plan: 'Plus' });
   const base = { accountId: a.accountId, now: t.clock.now() };
-  insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
-  insertCard(t.db, t.sealer, { ...base, number: '4242424242424242', anySite: false, allow: ['acme.com'], block: [], agent: false, limits: null });
-  insertLogin(t.db, t.sealer, { ...base, label: 'acme', website: 'acme.com', extraWebsites: ['login.acmeid.net'], email: 'jane@example.com', password: 'acme-secret-pass' });
-  insertLogin(t.db, t.sealer, { ...base, label: 'acme2', website: 'acme.co.uk', extraWebsites: [], username: 'jane_uk', password: 'uk-secret-pass', totpSecret: 'JBSWY3DPEHPK3PXP' });
+  await insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
+  await insertCard(t.db, t.sealer, { ...base, number: '4242424242424242', anySite: false, allow: ['acme.com'], block: [], agent: false, limits: null });
+  await insertLogin(t.db, t.sealer, { ...base, label: 'acme', website: 'acme.com', extraWebsites: ['login.acmeid.net'], email: 'jane@example.com', password: 'acme-secret-pass' });
+  await insertLogin(t.db, t.sealer, { ...base, label: 'acme2', website: 'acme.co.uk', extraWebsites: [], username: 'jane_uk', password: 'uk-secret-pass', totpSecret: 'JBSWY3DPEHPK3PXP' });
   return a;
 }
 
@@ -61,7 +61,7 @@ const PAGES = ['', '?url=https%3A%2F%2Fwww.acme.co.uk%2Fcheckout', '?host=acme.c
 
 describe('getTokenCatalog', () => {
   it('when the catalog is read again with nothing changed, then the same bytes as the first answer, for every page, HEAD and a conditional request', async () => {
-    const a = account();
+    const a = await account();
     for (const page of PAGES) {
       const get = await sameEveryTime(`GET /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
       expect(get).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
@@ -77,12 +77,12 @@ describe('getTokenCatalog', () => {
 
   it('when the first read of a catalog is a HEAD or a conditional request, then it is answered as a GET\'s headers or 304, and the GET that follows is the catalog, byte for byte', async () => {
     for (const first of ['HEAD', 'If-None-Match']) {
-      const a = account();
-      const key = findLiveKey(t.db, a.key)!;
+      const a = await account();
+      const key = (await findLiveKey(t.db, a.key))!;
       for (const page of ['', '?host=acme.com']) {
         const opening = first === 'HEAD' ? await raw(`HEAD /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`) : await raw(`GET /v1/tokens${page} HTTP/1.1\r\nIf-None-Match: *\r\nAuthorization: Bearer ${a.key}`);
         const get = await raw(`GET /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
-        expect(bodyOf(get)).toBe(JSON.stringify(buildCatalog(t.db, key, page === '' ? undefined : 'acme.com')));
+        expect(bodyOf(get)).toBe(JSON.stringify(await buildCatalog(t.db, key, page === '' ? undefined : 'acme.com')));
         if (first === 'HEAD') expect(opening).toBe(get.slice(0, get.indexOf('\r\n\r\n') + 4));
         else expect(opening).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
       }
@@ -90,35 +90,35 @@ describe('getTokenCatalog', () => {
   });
 
   it('when the catalog is read again, then it is the kept answer, not one built again: a change that only a build would see is not seen', async () => {
-    const a = account();
+    const a = await account();
     const read = () => raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`).then(bodyOf);
     const first = await read();
     // With this trigger in place of its own, a change of a login's site raises the logins part's
     // version but not the account's: a build reads the changed login, the kept answer stays.
-    const trigger = stmt(t.db, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'logins_scope_update'").pluck().get() as string;
-    t.db.exec(`DROP TRIGGER logins_scope_update;
+    const trigger = await stmt(t.db, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'logins_scope_update'").pluck().get() as string;
+    t.db.sqlite.exec(`DROP TRIGGER logins_scope_update;
       CREATE TRIGGER logins_scope_update AFTER UPDATE ON logins BEGIN
         INSERT INTO data_scopes (scope, version) SELECT 'logins:' || NEW.account_id, 1 WHERE true ON CONFLICT (scope) DO UPDATE SET version = version + 1;
         INSERT INTO row_versions (scope, row_id, version) SELECT scope, NEW.id, version FROM data_scopes WHERE scope = 'logins:' || NEW.account_id
           ON CONFLICT (scope, row_id) DO UPDATE SET version = excluded.version;
       END;`);
     try {
-      stmt(t.db, "UPDATE logins SET website = 'changed.example' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
+      await stmt(t.db, "UPDATE logins SET website = 'changed.example' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
       expect(await read()).toBe(first);
-      expect(JSON.stringify(buildCatalog(t.db, findLiveKey(t.db, a.key)!, undefined))).toContain('changed.example');
+      expect(JSON.stringify(await buildCatalog(t.db, (await findLiveKey(t.db, a.key))!, undefined))).toContain('changed.example');
     } finally {
-      t.db.exec(`DROP TRIGGER logins_scope_update; ${trigger};`);
+      t.db.sqlite.exec(`DROP TRIGGER logins_scope_update; ${trigger};`);
     }
-    stmt(t.db, "UPDATE logins SET website = 'acme.com' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
+    await stmt(t.db, "UPDATE logins SET website = 'acme.com' WHERE account_id = ? AND label = 'acme'").run(a.accountId);
     expect(await read()).toBe(first);
   });
 
   it('when the catalog was kept and is then built afresh, then both are the catalog the domain builds, byte for byte', async () => {
-    const a = account();
-    const key = findLiveKey(t.db, a.key)!;
+    const a = await account();
+    const key = (await findLiveKey(t.db, a.key))!;
     const expectBuilt = async (page: string, query: string) => {
       const answer = await sameEveryTime(`GET /v1/tokens${query} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
-      expect(bodyOf(answer)).toBe(JSON.stringify(buildCatalog(t.db, key, page || undefined)));
+      expect(bodyOf(answer)).toBe(JSON.stringify(await buildCatalog(t.db, key, page || undefined)));
     };
     const changes = [
       () => insertCard(t.db, t.sealer, { accountId: a.accountId, now: t.clock.now(), number: '5200828282828210', anySite: false, allow: ['acme.co.uk'], block: [], agent: false, limits: null }),
@@ -135,46 +135,46 @@ describe('getTokenCatalog', () => {
   });
 
   it('when keys of one account differ in scope, then each reads its own catalog, before and after the other', async () => {
-    const a = account();
-    const scoped = a.addKey({ scopedTo: [] });
+    const a = await account();
+    const scoped = await a.addKey({ scopedTo: [] });
     const read = (secret: string) => raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${secret}`).then(bodyOf);
     const wide = await read(a.key);
     expect(JSON.parse(await read(scoped.key)).logins).toEqual([]);
     expect(await read(a.key)).toBe(wide);
-    const login = t.db.prepare("SELECT id FROM logins WHERE account_id = ? AND label = 'acme2'").get(a.accountId) as { id: string };
-    addKeyLogin(t.db, scoped.keyId, login.id);
+    const login = t.db.sqlite.prepare("SELECT id FROM logins WHERE account_id = ? AND label = 'acme2'").get(a.accountId) as { id: string };
+    await addKeyLogin(t.db, scoped.keyId, login.id);
     expect(JSON.parse(await read(scoped.key)).logins.map((l: { label: string }) => l.label)).toEqual(['acme2']);
     expect(await read(a.key)).toBe(wide);
   });
 
   it('when the catalog breaks the document, then 500 on every read, never a kept answer, and 200 once it is fixed', async () => {
-    const a = account();
+    const a = await account();
     // A label the document forbids (lower-case letters and digits only), written past the domain's rules.
-    stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('Not_A_Label', a.accountId, 'acme');
+    await stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('Not_A_Label', a.accountId, 'acme');
     for (let i = 0; i < 3; i++) {
       const answer = await raw(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
       expect(answer).toMatch(/^HTTP\/1\.1 500 /);
       expect(JSON.parse(bodyOf(answer))).toEqual({ code: 'internal_error', error: 'Internal error.' });
     }
-    stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('acme', a.accountId, 'Not_A_Label');
+    await stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('acme', a.accountId, 'Not_A_Label');
     expect(await sameEveryTime(`GET /v1/tokens HTTP/1.1\r\nAuthorization: Bearer ${a.key}`)).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('when an entry changes after its catalog was let through, then the response hook checks the changed entry: 500 for one the document forbids, for a login, a card and an address', async () => {
-    const a = account();
-    insertAddress(t.db, t.sealer, { accountId: a.accountId, label: 'home', fields: { line1: '1 Market St', city: 'San Francisco' }, now: t.clock.now() });
+    const a = await account();
+    await insertAddress(t.db, t.sealer, { accountId: a.accountId, label: 'home', fields: { line1: '1 Market St', city: 'San Francisco' }, now: t.clock.now() });
     const read = () => raw(`GET /v1/tokens${page} HTTP/1.1\r\nAuthorization: Bearer ${a.key}`);
     let page = '';
-    const card = stmt(t.db, 'SELECT id FROM cards WHERE account_id = ? AND any_site = 1').pluck().get(a.accountId) as string;
-    const address = stmt(t.db, 'SELECT id FROM addresses WHERE account_id = ?').pluck().get(a.accountId) as string;
+    const card = await stmt(t.db, 'SELECT id FROM cards WHERE account_id = ? AND any_site = 1').pluck().get(a.accountId) as string;
+    const address = await stmt(t.db, 'SELECT id FROM addresses WHERE account_id = ?').pluck().get(a.accountId) as string;
     // A token the document forbids (Token: at least one character), and the label of a login.
-    const breakToken = (recordId: string) => {
-      const [token, field] = stmt(t.db, 'SELECT token, field FROM tokens WHERE record_id = ? ORDER BY field LIMIT 1').raw().get(recordId) as [string, string];
-      stmt(t.db, "UPDATE tokens SET token = '' WHERE record_id = ? AND field = ?").run(recordId, field);
+    const breakToken = async (recordId: string) => {
+      const [token, field] = await stmt(t.db, 'SELECT token, field FROM tokens WHERE record_id = ? ORDER BY field LIMIT 1').raw().get(recordId) as [string, string];
+      await stmt(t.db, "UPDATE tokens SET token = '' WHERE record_id = ? AND field = ?").run(recordId, field);
       return () => stmt(t.db, 'UPDATE tokens SET token = ? WHERE record_id = ? AND field = ?').run(token, recordId, field);
     };
-    const breakLabel = () => {
-      stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('Not_A_Label', a.accountId, 'acme2');
+    const breakLabel = async () => {
+      await stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('Not_A_Label', a.accountId, 'acme2');
       return () => stmt(t.db, 'UPDATE logins SET label = ? WHERE account_id = ? AND label = ?').run('acme2', a.accountId, 'Not_A_Label');
     };
     // The whole catalog, and a page that lists acme2 among the related logins.
@@ -184,14 +184,14 @@ describe('getTokenCatalog', () => {
       expect(first).toMatch(/^HTTP\/1\.1 200 /);
       if (query !== '') expect(JSON.parse(bodyOf(first)).relatedLogins.map((l: { label: string }) => l.label)).toEqual(['acme2']);
       for (const broken of [breakLabel, () => breakToken(card), () => breakToken(address)]) {
-        const fix = broken();
+        const fix = await broken();
         // Refused, the entry is not taken for one let through: the next read is refused too.
         for (let i = 0; i < 2; i++) {
           const answer = await read();
           expect(answer).toMatch(/^HTTP\/1\.1 500 /);
           expect(JSON.parse(bodyOf(answer))).toEqual({ code: 'internal_error', error: 'Internal error.' });
         }
-        fix();
+        await fix();
         expect(bodyOf(await read())).toBe(bodyOf(first));
       }
     }
@@ -203,15 +203,15 @@ describe('getRecipes', () => {
     for (const query of ['', '?full=1']) {
       const answer = await sameEveryTime(`GET /v1/recipes${query} HTTP/1.1`);
       expect(answer).toMatch(/\r\nCache-Control: public, max-age=300\r\n/);
-      expect(bodyOf(answer)).toBe(JSON.stringify({ recipes: recipes.index(query !== '') }));
+      expect(bodyOf(answer)).toBe(JSON.stringify({ recipes: await recipes.index(query !== '') }));
     }
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const recipe = { key: 'kept-answers.example', kind: 'merchant', platform: 'custom', status: 'partial', match: { hosts: ['www.kept-answers.example'], paths: ['/checkout'] } };
     const submitted = await t.call('/v1/recipes', { method: 'POST', key: a.key, json: recipe });
     expect(submitted.status).toBe(202);
     for (const query of ['', '?full=1']) {
       const answer = await sameEveryTime(`GET /v1/recipes${query} HTTP/1.1`);
-      expect(bodyOf(answer)).toBe(JSON.stringify({ recipes: recipes.index(query !== '') }));
+      expect(bodyOf(answer)).toBe(JSON.stringify({ recipes: await recipes.index(query !== '') }));
       expect(bodyOf(answer)).toContain('"key":"kept-answers.example"');
     }
   });
@@ -221,10 +221,10 @@ describe('sendKept', () => {
   it('when the answer is serialised by its own bytes under a type other than JSON, then that type gets its charset as res.send gives it, and the bytes, not a stand-in, are sent and kept', async () => {
     const db = openDb(':memory:');
     const app = express();
-    app.get('/', (_req, res) => {
+    app.get('/', async (_req, res) => {
       res.type('text/plain');
       const pieces = [Buffer.from('{"a"'), Buffer.from(':1}')];
-      sendKept(res, kept(db, 'plain', 'registry'), { a: 1 }, () => ({ pieces, length: 7, join: () => Buffer.concat(pieces) }));
+      sendKept(res, await kept(db, 'plain', 'registry'), { a: 1 }, () => ({ pieces, length: 7, join: () => Buffer.concat(pieces) }));
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -237,7 +237,7 @@ describe('sendKept', () => {
       }
     } finally {
       await new Promise((resolve) => server.close(resolve));
-      db.close();
+      await db.close();
     }
   });
 });

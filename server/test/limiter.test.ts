@@ -14,8 +14,8 @@ const perAccount = contract.limit('catalog-per-account');
 const dirs: string[] = [];
 const dbs: Db[] = [];
 
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
+afterEach(async () => {
+  for (const db of dbs.splice(0)) await db.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -36,7 +36,7 @@ const checks = (key: string, account = 'acc'): LimitCheck[] => [
 ];
 
 function counted(db: Db, limitId: string, subject: string): number {
-  const row = db.prepare('SELECT SUM(count) AS n FROM counters WHERE limit_id = ? AND subject = ?').get(limitId, subject) as { n: number | null };
+  const row = db.sqlite.prepare('SELECT SUM(count) AS n FROM counters WHERE limit_id = ? AND subject = ?').get(limitId, subject) as { n: number | null };
   return row.n ?? 0;
 }
 
@@ -124,7 +124,7 @@ describe('limiter', () => {
     const l = limiter(db, clock);
     const rolling = contract.limit('recipe-submissions-per-account');
     expect(rolling.window?.type).toBe('rolling');
-    const events = () => (db.prepare('SELECT COUNT(*) AS n FROM counter_events WHERE subject = ?').get('acc') as { n: number }).n;
+    const events = () => (db.sqlite.prepare('SELECT COUNT(*) AS n FROM counter_events WHERE subject = ?').get('acc') as { n: number }).n;
     await l.consume([{ limit: rolling, subject: 'acc', plan: 'Free' }]);
     const second = await l.consume([{ limit: rolling, subject: 'acc', plan: 'Free' }]);
     expect(events()).toBe(2);
@@ -137,7 +137,7 @@ describe('limiter', () => {
     const { db } = fileDb();
     const clock = new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 10));
     const l = limiter(db, clock);
-    const rows = () => (db.prepare('SELECT COUNT(*) AS n FROM counters').get() as { n: number }).n;
+    const rows = () => (db.sqlite.prepare('SELECT COUNT(*) AS n FROM counters').get() as { n: number }).n;
     await l.consume(checks('k1'));
     const longest = Math.max(...[...contract.limits.values()].map((d) => d.window?.seconds ?? 0)) * 1000;
     expect(longest).toBeGreaterThan(60_000);

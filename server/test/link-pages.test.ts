@@ -46,7 +46,7 @@ async function send(method: string, path: string, init: { accept?: string; form?
 }
 
 async function signupLink(website = 'acme.com', email = 'jane@example.com') {
-  const a = signupAccount(t);
+  const a = await signupAccount(t);
   const filed = await fileOk(t, a.key, { website, email });
   return { a, filed, token: await signupToken(t, a.accountId, filed.requestId) };
 }
@@ -151,7 +151,7 @@ describe('the signup page', () => {
 
   it('when no label is free, then the page names the reason with the document\'s figure, only to the account holder, and offers the decisions again', async () => {
     const { a, token } = await signupLink('acme.com');
-    addLogins(t, a.accountId, ['acme', ...Array.from({ length: 49 }, (_, i) => `acme${i + 2}`)]);
+    await addLogins(t, a.accountId, ['acme', ...Array.from({ length: 49 }, (_, i) => `acme${i + 2}`)]);
     const page = await send('POST', `/v1/signup-requests/${token}`, { accept: BROWSER, form: 'decision=approve' });
     expect(page.status).toBe(200);
     const labels = contract().limit('labels-per-site-name').value;
@@ -191,7 +191,7 @@ describe('the signup page', () => {
 
 describe('the purchase page', () => {
   it('when the email or username has invisible or bidi characters, then the page isolates them and shows each as its code point', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     // U+202E would show "moc.elpmaxe@enaj" reversed; U+200B and U+2060 would hide; U+00A0 would look like a space.
     const email = 'jane\u202Emoc.elpmaxe@example.com';
     const username = 'sho\u200Bpper\u2060\u00A0x\u200Dy';
@@ -207,7 +207,7 @@ describe('the purchase page', () => {
   });
 
   it('when a merchant or an amount has invisible or bidi characters, then the title, the details and the buttons show their code points', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const token = await hold(a.accountId, { kind: 'amount_mismatch', amount: '$5\u202E2.40', merchant: 'shop.acme\u200B.com', declaredTotal: '$4\u20668.90' });
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
     expect(text).toContain('<title>Approve the purchase at \u2068shop.acme[U+200B].com\u2069?</title>');
@@ -218,7 +218,7 @@ describe('the purchase page', () => {
   });
 
   it('when an amount_mismatch hold is opened, then it shows amount, merchant and declared total and offers only the declared approval and the denial', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const token = await hold(a.accountId, { kind: 'amount_mismatch', amount: '$52.40', merchant: 'shop.acme.com', declaredTotal: '$48.90' });
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
     expect(text).toContain('<title>Approve the purchase at \u2068shop.acme.com\u2069?</title>');
@@ -234,7 +234,7 @@ describe('the purchase page', () => {
   });
 
   it('when a hold offers no declared total, then the page offers the page total and the denial, and shows no declared total', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const token = await hold(a.accountId, { amount: '$12.00', declaredTotal: '$11.00' });
     const { text } = await send('GET', `/v1/approvals/${token}`, { accept: BROWSER });
     expect(text).toContain('Approve at the page total (<bdi>$12.00</bdi>)');
@@ -243,7 +243,7 @@ describe('the purchase page', () => {
   });
 
   it('when the declared approval is posted as a form, then it is approved at the declared total and the page says so', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const token = await hold(a.accountId, { kind: 'amount_mismatch', amount: '$52.40', merchant: 'shop.acme.com', declaredTotal: '$48.90' });
     const page = await send('POST', `/v1/approvals/${token}/decide`, { accept: BROWSER, form: 'decision=approve&at=declared' });
     expect(page.status).toBe(200);
@@ -252,7 +252,7 @@ describe('the purchase page', () => {
   });
 
   it('when an amount_mismatch hold is approved at the page total, then a 400 page gives declared_required\'s sentence and the hold stays pending', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const token = await hold(a.accountId, { kind: 'amount_mismatch' });
     const page = await send('POST', `/v1/approvals/${token}/decide`, { accept: BROWSER, form: 'decision=approve' });
     expect(page.status).toBe(400);
@@ -265,7 +265,7 @@ describe('the purchase page', () => {
   });
 
   it('when the body is sent as another media type, then the refusal names both documented ones', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const token = await hold(a.accountId, {});
     const res = await fetch(`${t.base}/v1/approvals/${token}/decide`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"decision":"approve"}' });
     expect(res.status).toBe(400);
@@ -275,7 +275,7 @@ describe('the purchase page', () => {
 
 describe('the prompt pages', () => {
   it('when a security-code prompt and a challenge handoff are opened in a browser, then each gets its page and is used up', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     for (const [kind, title] of [
       ['cvv-requests', 'Security code requested'],
       ['challenge-requests', 'A challenge is handed to you'],

@@ -28,7 +28,7 @@ async function decidePurchase(token: string, json: Record<string, unknown>) {
 
 describe('getPurchaseApproval', () => {
   it('when the account holder opens the link, then it shows the hold without an API key', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals', { kind: 'amount_mismatch' });
     expect(link).toEqual({ token: expect.any(String), kind: 'amount_mismatch', offersDeclared: true, expiresAt: t.clock.now() + 5 * MINUTE });
     expect(await get(`/v1/approvals/${link.token}`)).toEqual({
@@ -38,7 +38,7 @@ describe('getPurchaseApproval', () => {
   });
 
   it('when 5 minutes pass, then the link reads as not found; one millisecond before, it is live', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals');
     t.clock.advance(5 * MINUTE - 1);
     expect((await get(`/v1/approvals/${link.token}`)).status).toBe(200);
@@ -51,11 +51,11 @@ describe('getPurchaseApproval', () => {
 
   it('when the token is unknown, of another kind of link, or of a deleted account, then 404 not_found', async () => {
     expect((await get('/v1/approvals/lnk_unknown')).status).toBe(404);
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const cvv = await create(a.accountId, 'cvv-requests');
     expect((await get(`/v1/approvals/${cvv.token}`)).status).toBe(404);
     const link = await create(a.accountId, 'purchase-approvals');
-    deleteAccount(t.db, a.accountId);
+    await deleteAccount(t.db, a.accountId);
     expect((await get(`/v1/approvals/${link.token}`)).status).toBe(404);
     expect((await decidePurchase(link.token, { decision: 'approve' })).status).toBe(404);
     // cvv was never opened: it is gone with the account too.
@@ -65,7 +65,7 @@ describe('getPurchaseApproval', () => {
 
 describe('decidePurchaseApproval', () => {
   it('when approved without at, then it is approved at the page total and the link is spent', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals');
     expect(await decidePurchase(link.token, { decision: 'approve' })).toEqual({ status: 200, body: { status: 'approved', at: 'page' } });
     expect((await decidePurchase(link.token, { decision: 'approve' })).status).toBe(404);
@@ -73,14 +73,14 @@ describe('decidePurchaseApproval', () => {
   });
 
   it('when denied, then the hold is denied and the link is spent', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals', { kind: 'amount_mismatch' });
     expect(await decidePurchase(link.token, { decision: 'deny' })).toEqual({ status: 200, body: { status: 'denied' } });
     expect((await decidePurchase(link.token, { decision: 'deny' })).status).toBe(404);
   });
 
   it('when at is declared but the GET shows offersDeclared false, then 400 declared_not_offered and the hold stays pending', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals', { kind: 'over_threshold', offersDeclared: false });
     expect((await get(`/v1/approvals/${link.token}`)).body.offersDeclared).toBe(false);
     const refused = await decidePurchase(link.token, { decision: 'approve', at: 'declared' });
@@ -91,13 +91,13 @@ describe('decidePurchaseApproval', () => {
   });
 
   it('when offersDeclared is true, then at declared is accepted', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals', { offersDeclared: true });
     expect((await decidePurchase(link.token, { decision: 'approve', at: 'declared' })).body).toEqual({ status: 'approved', at: 'declared' });
   });
 
   it('when an amount_mismatch hold is approved at the page total, then 400 declared_required and it stays pending; declared is accepted', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals', { kind: 'amount_mismatch' });
     for (const json of [{ decision: 'approve' }, { decision: 'approve', at: 'page' }]) {
       const refused = await decidePurchase(link.token, json);
@@ -109,7 +109,7 @@ describe('decidePurchaseApproval', () => {
   });
 
   it('when the decision or at is not one of the allowed values, then 400 bad_request', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals');
     for (const json of [{ decision: 'ok' }, { decision: 'approve', at: 'cart' }, {}]) {
       const res = await decidePurchase(link.token, json);
@@ -119,7 +119,7 @@ describe('decidePurchaseApproval', () => {
   });
 
   it('when an amount_mismatch hold would not offer the declared total, then the fixture refuses it', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const res = await fixture(t, 'POST', `/accounts/${a.accountId}/purchase-approvals`, { kind: 'amount_mismatch', offersDeclared: false });
     expect(res.status).toBe(400);
     expect((await res.json()).code).toBe('bad_request');
@@ -128,7 +128,7 @@ describe('decidePurchaseApproval', () => {
 
 describe('getCvvRequest', () => {
   it('when opened, then it shows the prompt once; a second read is not found', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'cvv-requests');
     expect(link.expiresAt).toBe(t.clock.now() + 3 * MINUTE);
     expect(await get(`/v1/cvv-requests/${link.token}`)).toEqual({ status: 200, body: { status: 'pending', expiresAt: link.expiresAt } });
@@ -137,7 +137,7 @@ describe('getCvvRequest', () => {
   });
 
   it('when about 3 minutes pass, then the prompt reads as not found', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const before = await create(a.accountId, 'cvv-requests');
     const after = await create(a.accountId, 'cvv-requests');
     t.clock.advance(3 * MINUTE - 1);
@@ -149,7 +149,7 @@ describe('getCvvRequest', () => {
 
 describe('getChallengeRequest', () => {
   it('when opened, then it shows the handoff once; a second read or another kind is not found', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'challenge-requests');
     expect(link.expiresAt).toBe(t.clock.now() + 10 * MINUTE);
     expect((await get(`/v1/cvv-requests/${link.token}`)).status).toBe(404);
@@ -158,7 +158,7 @@ describe('getChallengeRequest', () => {
   });
 
   it('when about 10 minutes pass, then the handoff reads as not found', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const before = await create(a.accountId, 'challenge-requests');
     const after = await create(a.accountId, 'challenge-requests');
     t.clock.advance(10 * MINUTE - 1);
@@ -168,7 +168,7 @@ describe('getChallengeRequest', () => {
   });
 
   it('when the account is deleted, then the handoff reads as not found', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'challenge-requests');
     expect((await fixture(t, 'DELETE', `/accounts/${a.accountId}`)).status).toBe(204);
     expect((await get(`/v1/challenge-requests/${link.token}`)).status).toBe(404);
@@ -177,7 +177,7 @@ describe('getChallengeRequest', () => {
 
 describe('account-holder links', () => {
   it('when any link answers, success or error, then it carries Cache-Control: no-store', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const purchase = await create(a.accountId, 'purchase-approvals');
     const cvv = await create(a.accountId, 'cvv-requests');
     const answers = [
@@ -204,7 +204,7 @@ describe('getProxyHealth', () => {
 
 describe('request log', () => {
   it('when an account-holder link is opened or mistyped, then the log carries the path template, never the token', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const link = await create(a.accountId, 'purchase-approvals');
     const cvv = await create(a.accountId, 'cvv-requests');
     await get(`/v1/approvals/${link.token}`);
@@ -223,20 +223,20 @@ describe('HEAD on an account-holder link', () => {
   /** A live link of each GET operation of the document that takes a link token, on an account of its own. */
   const linkOf: Record<string, () => Promise<{ accountId: string; path: string }>> = {
     async getPurchaseApproval() {
-      const { accountId } = givenAccount(t);
+      const { accountId } = await givenAccount(t);
       return { accountId, path: `/v1/approvals/${(await create(accountId, 'purchase-approvals')).token}` };
     },
     async getSignupApproval() {
-      const a = givenAccount(t, { signup: true });
+      const a = await givenAccount(t, { signup: true });
       const filed = await fileOk(t, a.key, { website: 'head.com', email: 'agent@example.com' });
       return { accountId: a.accountId, path: `/v1/signup-requests/${await signupToken(t, a.accountId, filed.requestId)}` };
     },
     async getCvvRequest() {
-      const { accountId } = givenAccount(t);
+      const { accountId } = await givenAccount(t);
       return { accountId, path: `/v1/cvv-requests/${(await create(accountId, 'cvv-requests')).token}` };
     },
     async getChallengeRequest() {
-      const { accountId } = givenAccount(t);
+      const { accountId } = await givenAccount(t);
       return { accountId, path: `/v1/challenge-requests/${(await create(accountId, 'challenge-requests')).token}` };
     },
   };

@@ -135,7 +135,7 @@ describe('the reference app on born requests and on plain ones', () => {
     const plainApp = app();
     const bases = [await listen(born), await listen(createServer(plainApp))];
     await Promise.all([bornApp.ready(), plainApp.ready()]);
-    const a = givenAccount({ db, clock }, { plan: 'Plus', signup: true });
+    const a = await givenAccount({ db, clock }, { plan: 'Plus', signup: true });
     // Refused filings: a filing that succeeds makes a request id of its own, which the two answers would not share.
     const filing = JSON.stringify({ website: 'not a domain', email: 'jane@example.com' });
     const requests: [head: string, body?: string][] = [

@@ -20,29 +20,30 @@ const step = fc.oneof(
 );
 
 describe('the pending count of a filing', () => {
-  it('when requests are filed, decided, deleted and expire, then whether the ceiling is passed is what a count of live pending requests says', () => {
-    fc.assert(
-      fc.property(fc.array(step, { maxLength: 25 }), fc.integer({ min: 0, max: 6 }), fc.boolean(), (steps, ceiling, deleteAccount) => {
+  it('when requests are filed, decided, deleted and expire, then whether the ceiling is passed is what a count of live pending requests says', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 25 }), fc.integer({ min: 0, max: 6 }), fc.boolean(), async (steps, ceiling, deleteAccount) => {
         const db = openDb(':memory:');
         try {
           const now = 1_000;
-          const accounts = [0, 1].map((i) => openAccount(db, { plan: 'Free', name: `a${i}`, now: 0 }));
-          const keys = accounts.map((a) => createKey(db, { accountId: a.id, name: 'k', signupEnabled: true, scoped: false, now: 0 }));
+          const accounts = [await openAccount(db, { plan: 'Free', name: 'a0', now: 0 }), await openAccount(db, { plan: 'Free', name: 'a1', now: 0 })];
+          const keys = [];
+          for (const a of accounts) keys.push(await createKey(db, { accountId: a.id, name: 'k', signupEnabled: true, scoped: false, now: 0 }));
           const ids: string[] = [];
           for (const s of steps) {
             if (s.op === 'file') {
               const a = accounts[s.account]!;
-              ids.push(insertSignupRequest(db, sealer, { accountId: a.id, keyId: keys[s.account]!.row.id, website: 'acme.com', email: 'a@example.com', username: null, rules: '{}', now: 0, expiresAt: now + s.expiresIn }));
+              ids.push(await insertSignupRequest(db, sealer, { accountId: a.id, keyId: keys[s.account]!.row.id, website: 'acme.com', email: 'a@example.com', username: null, rules: '{}', now: 0, expiresAt: now + s.expiresIn }));
             } else if (ids.length > 0) {
               const id = ids[s.pick % ids.length]!;
-              if (s.op === 'deny') markDenied(db, id, now);
-              else db.prepare('DELETE FROM signup_requests WHERE id = ?').run(id);
+              if (s.op === 'deny') await markDenied(db, id, now);
+              else db.sqlite.prepare('DELETE FROM signup_requests WHERE id = ?').run(id);
             }
           }
-          if (deleteAccount) db.prepare('DELETE FROM accounts WHERE id = ?').run(accounts[1]!.id);
-          for (const a of accounts) expect(pendingAbove(db, a.id, now, ceiling)).toBe(countPending(db, a.id, now) > ceiling);
+          if (deleteAccount) db.sqlite.prepare('DELETE FROM accounts WHERE id = ?').run(accounts[1]!.id);
+          for (const a of accounts) expect(await pendingAbove(db, a.id, now, ceiling)).toBe(await countPending(db, a.id, now) > ceiling);
         } finally {
-          db.close();
+          await db.close();
         }
       }),
       { numRuns: 200 },

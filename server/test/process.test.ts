@@ -134,9 +134,9 @@ describe('server process', () => {
     expect(acknowledged).toBeGreaterThan(50);
 
     const db = openDb(join(dir, 'vault.db'));
-    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const counted = db.prepare("SELECT SUM(count) AS n FROM counters WHERE limit_id = 'catalog-per-key'").get() as { n: number };
-    db.close();
+    expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    const counted = db.sqlite.prepare("SELECT SUM(count) AS n FROM counters WHERE limit_id = 'catalog-per-key'").get() as { n: number };
+    await db.close();
     // Each acknowledged request committed its counter before answering; a request in flight may also have committed.
     expect(counted.n).toBeGreaterThanOrEqual(acknowledged);
     expect(counted.n).toBeLessThanOrEqual(acknowledged + 8);
@@ -210,9 +210,9 @@ describe('server process', () => {
     });
     expect(acknowledged.length).toBeGreaterThan(20);
     const db = openDb(join(dir, 'vault.db'));
-    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const stored = new Set(db.prepare('SELECT id FROM signup_requests').pluck().all() as string[]);
-    db.close();
+    expect(db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    const stored = new Set(db.sqlite.prepare('SELECT id FROM signup_requests').pluck().all() as string[]);
+    await db.close();
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
   });
 

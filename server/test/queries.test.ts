@@ -14,7 +14,7 @@ let key: string;
 beforeAll(async () => {
   // The catalog's per-minute limits are deployment settings: lifted, so only the query decides the answer.
   t = await startServer({ config: { limitOverrides: { 'catalog-per-key': 1_000_000, 'catalog-per-account': 1_000_000 } } });
-  key = givenAccount(t).key;
+  key = (await givenAccount(t)).key;
 });
 afterAll(() => t.close());
 

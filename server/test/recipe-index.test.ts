@@ -45,19 +45,19 @@ const page = fc
   .map(([scheme, host, path]) => `${scheme}${host}${path}`);
 
 describe('recipe lookup by host index', () => {
-  it('when registries and pages are generated, then the index, the full bundle and every lookup are those of the scan', () => {
+  it('when registries and pages are generated, then the index, the full bundle and every lookup are those of the scan', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 5));
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.uniqueArray(recipe, { selector: (r) => r.key, minLength: 1, maxLength: 8 }),
         fc.array(contribution, { maxLength: 8 }),
         fc.array(page, { minLength: 1, maxLength: 12 }),
-        (recipes, contributions, pages) => {
+        async (recipes, contributions, pages) => {
           const release: Release = { registryVersion: '2026.11', file: 'release-test.json', recipes };
           const db = openDb(':memory:');
           try {
-            db.prepare("INSERT INTO accounts (id, plan, name, created_at) VALUES ('acc', 'Free', 'test', 0)").run();
-            const insert = db.prepare(
+            db.sqlite.prepare("INSERT INTO accounts (id, plan, name, created_at) VALUES ('acc', 'Free', 'test', 0)").run();
+            const insert = db.sqlite.prepare(
               `INSERT INTO recipe_submissions (id, account_id, recipe_key, kind, platform, body, live_status, verification_requested, status, created_at, live_since)
                VALUES (?, 'acc', ?, ?, ?, ?, ?, 0, ?, 0, ?)`,
             );
@@ -66,7 +66,7 @@ describe('recipe lookup by host index', () => {
             );
             const registry = new RecipeRegistry({ db, clock, contract: contract(), log: () => {} }, release);
             registry.screening.pause();
-            const scanned = scanLive(db, release);
+            const scanned = await scanLive(db, release);
             const asIndex = (full: boolean) =>
               scanned.map((l) => ({
                 key: l.recipe.key,
@@ -76,11 +76,11 @@ describe('recipe lookup by host index', () => {
                 registryVersion: l.registryVersion,
                 ...(full ? { recipe: l.recipe } : {}),
               }));
-            expect(JSON.stringify(registry.index(true))).toBe(JSON.stringify(asIndex(true)));
-            expect(JSON.stringify(registry.index(false))).toBe(JSON.stringify(asIndex(false)));
-            for (const url of pages) expect(JSON.stringify(registry.lookup(url)), url).toBe(JSON.stringify(scanLookup(scanned, url)));
+            expect(JSON.stringify(await registry.index(true))).toBe(JSON.stringify(asIndex(true)));
+            expect(JSON.stringify(await registry.index(false))).toBe(JSON.stringify(asIndex(false)));
+            for (const url of pages) expect(JSON.stringify(await registry.lookup(url)), url).toBe(JSON.stringify(scanLookup(scanned, url)));
           } finally {
-            db.close();
+            await db.close();
           }
         },
       ),

@@ -21,7 +21,7 @@ interface Verified {
 
 const STATUS_RANK: Record<RecipeStatus, number> = { verified: 0, partial: 1, unverified: 2, 'dead-end': 3 };
 
-export function scanLive(db: Db, release: Release): ScanRecipe[] {
+export async function scanLive(db: Db, release: Release): Promise<ScanRecipe[]> {
   const contributed = (row: store.ContributedRow): ScanRecipe => ({
     recipe: liveBody(row.body, row.status, row.evidence),
     registryVersion: SUBMISSION_VERSION,
@@ -30,7 +30,7 @@ export function scanLive(db: Db, release: Release): ScanRecipe[] {
   const reviewed = new Map<string, ScanRecipe>();
   for (const recipe of release.recipes) reviewed.set(recipe.key, { recipe, registryVersion: release.registryVersion });
   const byKey = new Map<string, store.ContributedRow[]>();
-  for (const row of store.contributions(db)) {
+  for (const row of await store.contributions(db)) {
     const rows = byKey.get(row.key);
     if (rows) rows.push(row);
     else byKey.set(row.key, [row]);

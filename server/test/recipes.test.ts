@@ -294,7 +294,7 @@ describe('getRecipes', () => {
     });
 
     it('when a contribution and a release recipe cover a page equally, then status decides, then the contribution', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       // Same host and path prefix as the release's partial vandelay.co.uk, under another key.
       const same = { kind: 'merchant', platform: 'payco', match: { hosts: ['www.vandelay.co.uk'], paths: ['/basket'] } };
       await submitted(a.key, { key: 'www.vandelay.co.uk', status: 'unverified', ...same });
@@ -328,7 +328,7 @@ describe('submitRecipe', () => {
 
   describe('acceptance', () => {
     it('when the recipe alone is sent, then 202 pending with no-store, and it is live at once at its submitted status', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const recipe = merchant();
       t.recipes.screening.pause();
       const res = await submit(a.key, recipe);
@@ -340,14 +340,14 @@ describe('submitRecipe', () => {
     });
 
     it('when the wrapper is sent, then its recipe goes live and the note is not part of it', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const recipe = merchant();
       await submitted(a.key, { recipe, note: 'Worked on 2026-11-19.' });
       expect((await entry(recipe.key)).recipe).toEqual(recipe);
     });
 
     it('when a recipe is submitted as verified, then it goes live as unverified', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const recipe = merchant(undefined, { status: 'verified' });
       const sub = await screened(a.key, recipe);
       const live = await entry(recipe.key);
@@ -358,7 +358,7 @@ describe('submitRecipe', () => {
     });
 
     it('when member names start with $, then they are removed at every depth before anything sees the body', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const recipe = merchant();
       const sent = {
         $schema: 'https://example.com/recipe.json',
@@ -378,7 +378,7 @@ describe('submitRecipe', () => {
     });
 
     it('when a $-prefixed member is the only thing wrong, then it is removed instead of failing validation', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const recipe = merchant();
       await submitted(a.key, { ...recipe, $kind: 42, match: { ...recipe.match, $hosts: 'not an array' } });
     });
@@ -386,7 +386,7 @@ describe('submitRecipe', () => {
 
   describe('invalid recipes', () => {
     it('when the body is not JSON, then 400 invalid_recipe with the problem in errors', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const res = await answer(
         await t.call('/v1/recipes', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: '{"key": "x.com",' }),
       );
@@ -396,14 +396,14 @@ describe('submitRecipe', () => {
     });
 
     it('when the body is not sent as application/json, then 400 invalid_recipe with the problem in errors', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const res = await answer(await t.call('/v1/recipes', { method: 'POST', key: a.key, headers: { 'content-type': 'text/plain' }, body: JSON.stringify(merchant()) }));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: 'invalid_recipe', error: expect.stringMatching(/application\/json/), errors: [{ path: '', message: expect.stringMatching(/application\/json/) }] });
     });
 
     it('when the recipe fails the document, then 400 invalid_recipe listing every problem', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const res = await submit(a.key, { key: 'x.com', kind: 'shop', status: 'great', match: { hosts: [] } });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_recipe');
@@ -415,7 +415,7 @@ describe('submitRecipe', () => {
     });
 
     it("when the server's own checks fail, then 400 invalid_recipe listing each of them with its path", async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const res = await submit(a.key, {
         recipe: {
           key: 'signup:evil.com',
@@ -437,7 +437,7 @@ describe('submitRecipe', () => {
     });
 
     it('when a signup recipe names a merchant platform, or a key has spaces, then 400 invalid_recipe', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const signup = await submit(a.key, { key: 'signup:x.com', kind: 'signup', platform: 'shopify', status: 'partial' });
       expect(signup.status).toBe(400);
       expect(signup.body.errors).toEqual([{ path: '/platform', message: expect.stringMatching(/signup-platform recipe/) }]);
@@ -447,7 +447,7 @@ describe('submitRecipe', () => {
     });
 
     it('when verificationRequested comes without a non-empty note, then 400 invalid_recipe', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       for (const extra of [{}, { note: '' }, { note: '   \n ' }]) {
         const res = await submit(a.key, { recipe: merchant(), verificationRequested: true, ...extra });
         expect(res.status, JSON.stringify(extra)).toBe(400);
@@ -461,7 +461,7 @@ describe('submitRecipe', () => {
     it('when a submission is refused as invalid, then nothing is recorded and the budget is not charged', async () => {
       const s = await startRecipeServer({ config: { limitOverrides: { 'recipe-submissions-per-account': 1 } } });
       try {
-        const a = givenAccount(s);
+        const a = await givenAccount(s);
         const before = await index(s);
         expect((await submit(a.key, { key: 'signup:bad.com', kind: 'merchant', status: 'partial' }, s)).status).toBe(400);
         expect(await index(s)).toEqual(before);
@@ -492,7 +492,7 @@ describe('submitRecipe', () => {
     it('when a recipe carries __proto__, constructor or prototype members, then it is refused, charges nothing, and no later answer changes', async () => {
       const s = await startRecipeServer({ config: { limitOverrides: { 'recipe-submissions-per-account': 2 } } });
       try {
-        const a = givenAccount(s);
+        const a = await givenAccount(s);
         const first = await submitted(a.key, merchant(), s);
         await s.recipes.screening.idle();
         const before = await everything(s, a.key, first);
@@ -521,12 +521,12 @@ describe('submitRecipe', () => {
     it('when a stored body holds such members from before they were refused, then they are never published', async () => {
       const s = await startRecipeServer();
       try {
-        const a = givenAccount(s);
+        const a = await givenAccount(s);
         const id = await submitted(a.key, merchant(), s);
         await s.recipes.screening.idle();
-        const row = s.db.prepare('SELECT body FROM recipe_submissions WHERE id = ?').get(id) as { body: string };
+        const row = s.db.sqlite.prepare('SELECT body FROM recipe_submissions WHERE id = ?').get(id) as { body: string };
         const stored = row.body.replace(/^\{/, '{"__proto__":{"polluted":"yes"},"constructor":1,"steps2":[{"prototype":2}],');
-        s.db.prepare('UPDATE recipe_submissions SET body = ? WHERE id = ?').run(stored, id);
+        s.db.sqlite.prepare('UPDATE recipe_submissions SET body = ? WHERE id = ?').run(stored, id);
         const published = (await index(s)).find((e) => e.registryVersion === 'submission')!.recipe;
         expect(JSON.stringify(published)).not.toMatch(/__proto__|constructor|prototype|polluted/);
         expect(published.steps2).toEqual([{}]);
@@ -538,7 +538,7 @@ describe('submitRecipe', () => {
 
   describe('the note', () => {
     it('when the note is longer than 2,000 characters, then it is truncated to 2,000, not refused', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const recipe = merchant();
       // Astral characters count as one character each and are never cut in half.
       const note = `${'a'.repeat(1990)}${'😀'.repeat(30)}`;
@@ -615,7 +615,7 @@ describe('submitRecipe', () => {
 
     for (const framing of ['length', 'chunked'] as const) {
       it(`when the body is exactly 65,536 bytes (${framing}), then it is accepted`, async () => {
-        const a = givenAccount(t);
+        const a = await givenAccount(t);
         const res = await rawPost(a.key, bodyOf(CAP), framing);
         expect(res.status, JSON.stringify(res.body)).toBe(202);
         expect(res.body.status).toBe('pending');
@@ -623,7 +623,7 @@ describe('submitRecipe', () => {
       });
 
       it(`when the body is 65,537 bytes (${framing}), then 413 invalid_recipe without reading the rest, and nothing is recorded`, async () => {
-        const a = givenAccount(t);
+        const a = await givenAccount(t);
         const before = await index();
         // Chunked: the client would go on sending another megabyte; the server answers at the cap.
         const res = await rawPost(a.key, bodyOf(CAP + 1), framing, framing === 'chunked' ? 1_048_576 : 0);
@@ -640,8 +640,8 @@ describe('submitRecipe', () => {
     it('when an account has made 20 submissions in 24 hours, then the 21st is 429 rate_limited without Retry-After, across its keys', async () => {
       const s = await startRecipeServer();
       try {
-        const a = givenAccount(s);
-        const second = a.addKey();
+        const a = await givenAccount(s);
+        const second = await a.addKey();
         for (let i = 0; i < 20; i++) {
           await submitted(i % 2 === 0 ? a.key : second.key, merchant(), s);
           s.clock.advance(60_000);
@@ -655,7 +655,7 @@ describe('submitRecipe', () => {
         // A refused submission records nothing: not live, not counted.
         expect(await index(s)).toEqual(before);
         // Another account has its own budget.
-        await submitted(givenAccount(s).key, merchant(), s);
+        await submitted((await givenAccount(s)).key, merchant(), s);
         // Rolling: 24 hours after the first submission, one slot is free again, and only one.
         s.clock.advance(DAY - 20 * 60_000);
         await submitted(a.key, merchant(), s);
@@ -671,7 +671,7 @@ describe('submitRecipe', () => {
     it('when the deployment sets another budget, then that budget applies', async () => {
       const s = await startRecipeServer({ config: { limitOverrides: { 'recipe-submissions-per-account': 2 } } });
       try {
-        const a = givenAccount(s);
+        const a = await givenAccount(s);
         await submitted(a.key, merchant(), s);
         await submitted(a.key, merchant(), s);
         const res = await submit(a.key, merchant(), s);
@@ -686,7 +686,7 @@ describe('submitRecipe', () => {
 
   describe('screening', () => {
     it('when a submission is accepted, then it is pending with an empty verdict until screening runs after the response', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       t.recipes.screening.pause();
       const id = await submitted(a.key, merchant());
       expect((await poll(a.key, id)).body).toMatchObject({ id, status: 'pending', verdict: [] });
@@ -696,7 +696,7 @@ describe('submitRecipe', () => {
     });
 
     it('when the recipe serves its own site and names a known platform, then approved with the findings as fixed texts', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const site = freshSite();
       const sub = await screened(a.key, merchant(site, { platform: 'shopify', match: { hosts: [site, `shop.${site}`] } }));
       expect(sub).toMatchObject({ key: site, status: 'approved', verdict: [VERDICT.wellFormed, VERDICT.hostsOnSite] });
@@ -711,7 +711,7 @@ describe('submitRecipe', () => {
     ];
     for (const [name, body, finding] of needsHuman) {
       it(`when the recipe ${name}, then needs_human and the recipe stays live`, async () => {
-        const a = givenAccount(t);
+        const a = await givenAccount(t);
         const sent = body() as any;
         const sub = await screened(a.key, sent);
         expect(sub.status).toBe('needs_human');
@@ -723,7 +723,7 @@ describe('submitRecipe', () => {
     }
 
     it('when a dead-end comes without a note, then rejected and withdrawn; with a note, then approved', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const bare = merchant(undefined, { status: 'dead-end' });
       const rejected = await screened(a.key, bare);
       expect(rejected).toMatchObject({ status: 'rejected', verdict: expect.arrayContaining([VERDICT.deadEndWithoutNote]) });
@@ -735,7 +735,7 @@ describe('submitRecipe', () => {
     });
 
     it('when a contribution of a release key is rejected, then the release recipe serves the key again', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const sent = { key: 'hooli.shop', kind: 'merchant', platform: 'custom', status: 'dead-end', match: { hosts: ['hooli.shop'] } };
       t.recipes.screening.pause();
       const id = await submitted(a.key, sent);
@@ -747,7 +747,7 @@ describe('submitRecipe', () => {
     });
 
     it('when the recipe body carries evidence, then the evidence is not published', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const recipe = merchant(undefined, { evidence: 'Trust me.' });
       const sub = await screened(a.key, recipe);
       expect(sub.verdict).toContain(VERDICT.evidenceNotPublished);
@@ -757,7 +757,7 @@ describe('submitRecipe', () => {
     it('when the server restarts with submissions pending, then they are screened', async () => {
       const db = openDb(':memory:');
       const first = await startRecipeServer({ db });
-      const a = givenAccount(first);
+      const a = await givenAccount(first);
       first.recipes.screening.pause();
       const id = await submitted(a.key, merchant(), first);
       await first.close();
@@ -796,7 +796,7 @@ describe('verified recipes and unreviewed contributions', () => {
   const ACME_PAGES = ['https://www.acme.com/checkout', 'https://www.acme.com/checkout/pay', 'https://shop.acme.com/checkout', 'https://acme.com/cart'];
 
   it("when a contribution takes a verified recipe's key, then no public answer changes until a maintainer merges it", async () => {
-    const a = givenAccount(v);
+    const a = await givenAccount(v);
     const before = await publicAnswers(ACME_PAGES);
     expect(before.index.cacheControl).toBe('public, max-age=300');
     expect(JSON.parse(before.full.text).recipes.find((e: any) => e.key === 'acme.com')).toMatchObject({ status: 'verified', registryVersion: '2026.11' });
@@ -815,7 +815,7 @@ describe('verified recipes and unreviewed contributions', () => {
   });
 
   it('when a contribution of another key lists a host a verified recipe serves, then lookups keep the verified recipe until a merge', async () => {
-    const a = givenAccount(v);
+    const a = await givenAccount(v);
     const before = await publicAnswers(ACME_PAGES);
     // An exact host, and a subdomain that the verified acme.com serves through its registrable domain;
     // each would win the slot by its exact host or its longer path.
@@ -834,7 +834,7 @@ describe('verified recipes and unreviewed contributions', () => {
   });
 
   it('when a maintainer verified a contribution, then a later contribution of its key or one of its hosts is held back too', async () => {
-    const a = givenAccount(v);
+    const a = await givenAccount(v);
     const site = freshSite();
     const first = await screened(a.key, { recipe: merchant(site), note: 'Bought socks with these steps.', verificationRequested: true }, v);
     await decide(first.id, 'verify', v);
@@ -850,7 +850,7 @@ describe('verified recipes and unreviewed contributions', () => {
   });
 
   it('when a contribution displaces nothing verified, then it is live at once, on the same site too', async () => {
-    const a = givenAccount(v);
+    const a = await givenAccount(v);
     // The release's signup:acme.com is unverified and its payco platform partial: neither is protected.
     const signup = { key: 'signup:acme.com', kind: 'signup', platform: 'custom', status: 'partial', match: { hosts: ['www.acme.com'], paths: ['/register'] } };
     const platform = { key: 'payco-two', kind: 'platform', status: 'partial', match: { hosts: ['checkout.payco.com'], paths: ['/pay'] } };
@@ -864,7 +864,7 @@ describe('verified recipes and unreviewed contributions', () => {
   });
 
   it('when the newest contribution of a key is held back, then the live contribution before it keeps serving', async () => {
-    const a = givenAccount(v);
+    const a = await givenAccount(v);
     const site = freshSite();
     await screened(a.key, merchant(site, { status: 'unverified' }), v);
     const held = await screened(a.key, merchant(site, { status: 'partial', match: { hosts: ['www.acme.com'], paths: ['/checkout/gift'] } }), v);
@@ -874,7 +874,7 @@ describe('verified recipes and unreviewed contributions', () => {
   });
 
   it('when a maintainer verifies a recipe, then an unreviewed contribution that would displace it is held back from then on', async () => {
-    const a = givenAccount(v);
+    const a = await givenAccount(v);
     const site = freshSite();
     const earlier = await screened(a.key, merchant(site, { status: 'unverified' }), v);
     expect((await entry(site, v)).status).toBe('unverified');
@@ -890,8 +890,8 @@ describe('verified recipes and unreviewed contributions', () => {
 
 describe('getRecipeSubmission', () => {
   it("when the caller's account made the submission, then 200 with id, key, status and verdict, for any of its keys", async () => {
-    const a = givenAccount(t);
-    const other = a.addKey();
+    const a = await givenAccount(t);
+    const other = await a.addKey();
     const recipe = merchant();
     const id = await submitted(a.key, recipe);
     await t.recipes.screening.idle();
@@ -902,9 +902,9 @@ describe('getRecipeSubmission', () => {
   });
 
   it("when the id is another account's submission or unknown, then 404 not_found", async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const id = await submitted(a.key, merchant());
-    const stranger = givenAccount(t);
+    const stranger = await givenAccount(t);
     for (const probe of [id, 'sub_00000000000000000000000000000000', 'x']) {
       const res = await poll(stranger.key, probe);
       expect(res.status, probe).toBe(404);
@@ -923,7 +923,7 @@ describe('getRecipeSubmission', () => {
 
 describe('decideRecipeSubmission (fixture surface)', () => {
   it('when a maintainer verifies a claim, then the recipe goes live as verified with the note as evidence', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const recipe = merchant(undefined, { status: 'verified' });
     const note = 'Bought a phone case on 2026-11-12 with these steps; confirmation page showed order 1042.';
     const sub = await screened(a.key, { recipe, note, verificationRequested: true });
@@ -946,7 +946,7 @@ describe('decideRecipeSubmission (fixture surface)', () => {
   });
 
   it('when the verified note has leading or trailing spaces and newlines, then it is published as evidence exactly as written', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const recipe = merchant();
     const note = ' \n\t Bought a USB cable on 2026-11-12 with these steps; order 1042 confirmed. \n\n ';
     const sub = await screened(a.key, { recipe, note, verificationRequested: true });
@@ -957,7 +957,7 @@ describe('decideRecipeSubmission (fixture surface)', () => {
   });
 
   it('when a maintainer merges an older submission, then it becomes the live version of its key again', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const site = freshSite();
     const first = await screened(a.key, merchant(site, { status: 'partial' }));
     await screened(a.key, merchant(site, { status: 'unverified' }));
@@ -971,7 +971,7 @@ describe('decideRecipeSubmission (fixture surface)', () => {
   });
 
   it('when a maintainer rejects the live contribution of a key, then the previous one serves, or none', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const site = freshSite();
     const first = await screened(a.key, merchant(site, { status: 'partial' }));
     const second = await screened(a.key, merchant(site, { status: 'unverified' }));
@@ -983,7 +983,7 @@ describe('decideRecipeSubmission (fixture surface)', () => {
   });
 
   it('when a maintainer decides a submission still pending, then screening leaves the decision alone', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     t.recipes.screening.pause();
     const id = await submitted(a.key, merchant());
     expect((await decide(id, 'merge')).body.submission).toMatchObject({ status: 'merged', verdict: [VERDICT.merged] });

@@ -19,7 +19,7 @@ let t: TestServer;
 let a: Account;
 beforeAll(async () => {
   t = await startSignupServer();
-  a = signupAccount(t);
+  a = await signupAccount(t);
 });
 afterAll(() => t.close());
 
@@ -125,14 +125,14 @@ describe('text that is not UTF-8', () => {
   const around = (before: string, bytes: Buffer, after: string) => Buffer.concat([Buffer.from(before), bytes, Buffer.from(after)]);
 
   it('when a signup request names a website with bytes that are not UTF-8, then 400 bad_request and no request is filed', async () => {
-    const pending = countPending(t.db, a.accountId, t.clock.now());
+    const pending = await countPending(t.db, a.accountId, t.clock.now());
     for (const bytes of invalid) {
       const res = await post('/v1/logins/requests', around('{"website":"ex', bytes, '.com","email":"agent@example.com"}'));
       expect(res.status, bytes.toString('hex')).toBe(400);
       expect(res.body.code).toBe('bad_request');
       expect(res.body.error).toBe('The request body is not valid UTF-8.');
     }
-    expect(countPending(t.db, a.accountId, t.clock.now())).toBe(pending);
+    expect(await countPending(t.db, a.accountId, t.clock.now())).toBe(pending);
   });
 
   it('when any operation with a JSON body gets bytes that are not UTF-8, then its own 400', async () => {

@@ -35,7 +35,7 @@ describe('the request id of the app', () => {
   let key: string;
   beforeAll(async () => {
     t = await startServer({ config: { adminToken: ADMIN } });
-    ({ key } = givenAccount(t));
+    ({ key } = await givenAccount(t));
   });
   afterAll(() => t.close());
 
@@ -117,7 +117,7 @@ describe('the request id of the HTTP layer', () => {
   it('when the headers or the body do not arrive in time, then the 408 carries a logged id', async () => {
     await expectLogged(await raw(t.base, 'GET /v1/recipes HTTP/1.1\r\nHost: x\r\n'), 408);
     // Headers complete, body late: the id is the one the app gave the request.
-    const { key } = givenAccount(t);
+    const { key } = await givenAccount(t);
     const late = await raw(t.base, `POST /v1/recipes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-Request-Id: late-body-1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{`);
     expect(Number(late.split(' ')[1]), late).toBe(408);
     expect(headerOf(late, 'x-request-id')).toBe('late-body-1');
@@ -133,9 +133,9 @@ describe('the request id of an unexpected error', () => {
   it('when a request fails unexpectedly, then its "unexpected error" log line carries its request id', async () => {
     const t = await startServer();
     try {
-      const { key } = givenAccount(t);
+      const { key } = await givenAccount(t);
       // A closed database makes the key lookup throw: no answer the document describes but the 500.
-      t.db.close();
+      await t.db.close();
       const res = await fetch(`${t.base}/v1/tokens`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'failing-1' } });
       expect(res.status).toBe(500);
       expect(res.headers.get('x-request-id')).toBe('failing-1');

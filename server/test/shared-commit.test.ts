@@ -13,8 +13,8 @@ const contract = loadContract();
 const dirs: string[] = [];
 const dbs: Db[] = [];
 
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
+afterEach(async () => {
+  for (const db of dbs.splice(0)) await db.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -29,10 +29,11 @@ function twoConnections(): { a: Db; b: Db } {
 }
 
 /** Commits by other connections, as `b` sees them. */
-const commitsSeen = (b: Db) => b.pragma('data_version', { simple: true }) as number;
-const metaKeys = (db: Db) => (db.prepare("SELECT key FROM meta WHERE key LIKE 'w%' ORDER BY key").pluck().all() as string[]).join(',');
-const put = (db: Db, key: string) => () => {
-  stmt(db, 'INSERT INTO meta (key, value) VALUES (?, ?)').run(key, Buffer.from(key));
+const commitsSeen = (b: Db) => b.sqlite.pragma('data_version', { simple: true }) as number;
+const metaKeys = (db: Db) => (db.sqlite.prepare("SELECT key FROM meta WHERE key LIKE 'w%' ORDER BY key").pluck().all() as string[]).join(',');
+/** A write of one row, run in the transaction it is handed. */
+const put = (key: string) => async (tx: Db) => {
+  await stmt(tx, 'INSERT INTO meta (key, value) VALUES (?, ?)').run(key, Buffer.from(key));
   return key;
 };
 
@@ -40,11 +41,11 @@ describe('shared commit', () => {
   it('when writes arrive in one turn, then one commit holds them, one that throws rolls back alone, and each settles once committed', async () => {
     const { a, b } = twoConnections();
     const before = commitsSeen(b);
-    const failing = () => {
-      put(a, 'w2')();
+    const failing = async (tx: Db) => {
+      await put('w2')(tx);
       throw new Error('refused');
     };
-    const settled = [put(a, 'w1'), failing, put(a, 'w3')].map((w) =>
+    const settled = [put('w1'), failing, put('w3')].map((w) =>
       // What another connection sees when each write settles: committed already, or never.
       writeInSharedCommit(a, w).then(
         (v) => `${v} seen:${metaKeys(b)}`,
@@ -60,30 +61,30 @@ describe('shared commit', () => {
     const limiter = new Limiter(a, new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 10)), contract, { overrides: {} });
     const check = [{ limit: contract.limit('login-writes-per-key'), subject: 'k1', plan: 'Free' as const }];
     const before = commitsSeen(b);
-    await Promise.all([limiter.consume(check), writeInSharedCommit(a, put(a, 'w1')), limiter.consume(check), writeInSharedCommit(a, put(a, 'w2'))]);
+    await Promise.all([limiter.consume(check), writeInSharedCommit(a, put('w1')), limiter.consume(check), writeInSharedCommit(a, put('w2'))]);
     expect(commitsSeen(b) - before).toBe(1);
     expect(metaKeys(b)).toBe('w1,w2');
-    expect(b.prepare("SELECT count FROM counters WHERE limit_id = 'login-writes-per-key' AND subject = 'k1'").pluck().get()).toBe(2);
+    expect(b.sqlite.prepare("SELECT count FROM counters WHERE limit_id = 'login-writes-per-key' AND subject = 'k1'").pluck().get()).toBe(2);
   });
 
   it('when the shared transaction cannot be had, then every write of the turn fails and none is stored', async () => {
     const { a, b } = twoConnections();
-    a.pragma('busy_timeout = 50');
+    a.sqlite.pragma('busy_timeout = 50');
     // Another process holds the write lock past the wait.
-    b.prepare('BEGIN IMMEDIATE').run();
-    const settled = await Promise.all([put(a, 'w1'), put(a, 'w2')].map((w) => writeInSharedCommit(a, w).then(String, (err: Error) => err.message)));
-    b.prepare('ROLLBACK').run();
+    b.sqlite.prepare('BEGIN IMMEDIATE').run();
+    const settled = await Promise.all([put('w1'), put('w2')].map((w) => writeInSharedCommit(a, w).then(String, (err: Error) => err.message)));
+    b.sqlite.prepare('ROLLBACK').run();
     expect(settled).toEqual(['database is locked', 'database is locked']);
     expect(metaKeys(b)).toBe('');
     // The next turn is a new transaction.
-    expect(await writeInSharedCommit(a, put(a, 'w3'))).toBe('w3');
+    expect(await writeInSharedCommit(a, put('w3'))).toBe('w3');
     expect(metaKeys(b)).toBe('w3');
   });
 
   it('when a client sends a filing and closes its side at once, then it still reads the answer, filed or refused', async () => {
     const t = await startServer();
     try {
-      const a = givenAccount(t, { plan: 'Plus', signup: true });
+      const a = await givenAccount(t, { plan: 'Plus', signup: true });
       const file = (body: string) =>
         rawAnswer(t.base, `POST /v1/logins/requests HTTP/1.1\r\nAuthorization: Bearer ${a.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`, body);
       expect(await file(JSON.stringify({ website: 'acme.com', email: 'jane@example.com' }))).toMatch(/^HTTP\/1\.1 202 [^]*"status":"pending"/);

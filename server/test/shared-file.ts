@@ -16,9 +16,9 @@ export function twoConnectionsEachTest(): { readonly a: Db; readonly b: Db } {
     dbs.a = openDb(join(dir, 'v.db'));
     dbs.b = openDb(join(dir, 'v.db'));
   });
-  afterEach(() => {
-    dbs.a.close();
-    dbs.b.close();
+  afterEach(async () => {
+    await dbs.a.close();
+    await dbs.b.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return dbs;

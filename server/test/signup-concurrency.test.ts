@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnServer, type ServerProcess } from './process.js';
-import { openDb, type Db } from '../store/db.js';
+import { openDb, transaction, type Db } from '../store/db.js';
 import { Sealer, verifyMasterKey } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey } from '../store/keys.js';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   sealer = new Sealer(masterKey);
   // The test's own connection migrates the file and writes the key check before the servers start.
   db = openDb(join(dir, 'vault.db'));
-  verifyMasterKey(db, sealer);
+  verifyMasterKey(db.sqlite, sealer);
   const env = {
     VAULT_DATA_DIR: dir,
     VAULT_MASTER_KEY: masterKey.toString('hex'),
@@ -41,14 +41,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
-  db.close();
+  await db.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function account() {
+async function account() {
   const now = Date.now();
-  const a = openAccount(db, { plan: 'Free', name: 'Race account', now });
-  const { secret } = createKey(db, { accountId: a.id, name: 'signup key', signupEnabled: true, scoped: false, now });
+  const a = await openAccount(db, { plan: 'Free', name: 'Race account', now });
+  const { secret } = await createKey(db, { accountId: a.id, name: 'signup key', signupEnabled: true, scoped: false, now });
   return { accountId: a.id, key: secret };
 }
 
@@ -89,18 +89,18 @@ async function approveAtOnce(tokens: string[]) {
 describe('decideSignupApproval across two processes', () => {
   it('when five approvals race for the last free label, then exactly one gets acme50 and the others stay pending', async () => {
     for (let round = 0; round < 3; round++) {
-      const a = account();
-      db.transaction(() => {
+      const a = await account();
+      await transaction(db, async (tx) => {
         for (const label of ['acme', ...Array.from({ length: 48 }, (_, i) => `acme${i + 2}`)]) {
-          insertLogin(db, sealer, { accountId: a.accountId, label, website: 'acme.com', extraWebsites: [], password: 'saved-password', now: Date.now() });
+          await insertLogin(tx, sealer, { accountId: a.accountId, label, website: 'acme.com', extraWebsites: [], password: 'saved-password', now: Date.now() });
         }
-      })();
+      });
       const tokens = await pendingRequests(a, ['acme.net', 'acme.org', 'acme.io', 'acme.de', 'acme.fr']);
       const results = await approveAtOnce(tokens);
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(results.filter((r) => r.body.status === 'approved')).toHaveLength(1);
       expect(results.filter((r) => r.body.approvalFailure === 'label_unavailable')).toHaveLength(4);
-      const labels = listLogins(db, a.accountId).map((l) => l.label);
+      const labels = (await listLogins(db, a.accountId)).map((l) => l.label);
       expect(labels).toHaveLength(50);
       expect(labels.filter((l) => l === 'acme50')).toHaveLength(1);
     }
@@ -108,20 +108,20 @@ describe('decideSignupApproval across two processes', () => {
 
   it(`when five approvals race for a budget of ${BUDGET} changes, then exactly ${BUDGET} complete`, async () => {
     for (let round = 0; round < 3; round++) {
-      const a = account();
+      const a = await account();
       const tokens = await pendingRequests(a, ['one.com', 'two.com', 'three.com', 'four.com', 'five.com']);
       const results = await approveAtOnce(tokens);
       expect(results.filter((r) => r.body.status === 'approved')).toHaveLength(BUDGET);
       expect(results.filter((r) => r.body.approvalFailure === 'daily_limit')).toHaveLength(5 - BUDGET);
-      expect(listLogins(db, a.accountId)).toHaveLength(BUDGET);
+      expect(await listLogins(db, a.accountId)).toHaveLength(BUDGET);
     }
   }, 30_000);
 
   it('when one link is approved on both processes at once, then one login is created and the other answer is not found', async () => {
-    const a = account();
+    const a = await account();
     const [token] = await pendingRequests(a, ['twice.com']);
     const results = await approveAtOnce([token!, token!]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
-    expect(listLogins(db, a.accountId)).toHaveLength(1);
+    expect(await listLogins(db, a.accountId)).toHaveLength(1);
   }, 30_000);
 });

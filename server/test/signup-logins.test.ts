@@ -38,10 +38,11 @@ async function rotate(key: string, body: Record<string, unknown>) {
 }
 
 /** An account with a login its first key created through an approved signup request. */
-async function agentLogin(website = 'acme.com', extra: Record<string, unknown> = {}, a: Account = signupAccount(t)) {
+async function agentLogin(website = 'acme.com', extra: Record<string, unknown> = {}, given?: Account) {
+  const a = given ?? (await signupAccount(t));
   nextMinute(t);
   const approved = await signupApproved(t, a, website, extra);
-  const login = getLoginByLabel(t.db, a.accountId, approved.login.label)!;
+  const login = (await getLoginByLabel(t.db, a.accountId, approved.login.label))!;
   return { a, label: approved.login.label as string, login, approved };
 }
 
@@ -80,8 +81,8 @@ describe('setLoginUsername', () => {
 
   it('when another key, an unknown label or a login the account holder saved is named, then 404 not_found', async () => {
     const { a, label } = await agentLogin();
-    const other = a.addKey({ signup: true });
-    addLogins(t, a.accountId, ['saved']);
+    const other = await a.addKey({ signup: true });
+    await addLogins(t, a.accountId, ['saved']);
     for (const [key, name] of [
       [other.key, label],
       [a.key, 'nosuchlabel'],
@@ -94,9 +95,9 @@ describe('setLoginUsername', () => {
   });
 
   it('when a scoped key names a login on its list, then it is recorded; once the login is removed from the list, 404 not_found, even for the same username', async () => {
-    const kept = await agentLogin('kept.com', {}, signupAccount(t, { scopedTo: [] }));
+    const kept = await agentLogin('kept.com', {}, await signupAccount(t, { scopedTo: [] }));
     expect((await setUsername(kept.a.key, kept.label, 'in.scope')).status).toBe(200);
-    const { a, label } = await agentLogin('left.com', {}, signupAccount(t, { scopedTo: [] }));
+    const { a, label } = await agentLogin('left.com', {}, await signupAccount(t, { scopedTo: [] }));
     expect((await setUsername(a.key, label, 'set.in.scope')).status).toBe(200);
     expect((await fixture(t, 'DELETE', `/accounts/${a.accountId}/keys/${a.keyId}/logins/${label}`)).status).toBe(204);
     for (const username of ['set.in.scope', 'another.name']) {
@@ -104,10 +105,10 @@ describe('setLoginUsername', () => {
       expect(res.status, username).toBe(404);
       expect(res.body).toEqual({ code: 'not_found', error: expect.any(String) });
     }
-    const fresh = await agentLogin('fresh.com', {}, signupAccount(t, { scopedTo: [] }));
+    const fresh = await agentLogin('fresh.com', {}, await signupAccount(t, { scopedTo: [] }));
     expect((await fixture(t, 'DELETE', `/accounts/${fresh.a.accountId}/keys/${fresh.a.keyId}/logins/${fresh.label}`)).status).toBe(204);
     expect((await setUsername(fresh.a.key, fresh.label, 'out.of.scope')).status).toBe(404);
-    expect(readUsername(t.db, t.sealer, fresh.login.id)).toBeNull();
+    expect(await readUsername(t.db, t.sealer, fresh.login.id)).toBeNull();
   });
 
   it('when seven days have passed since creation, then 404 not_found; one millisecond before, then it is recorded', async () => {
@@ -130,7 +131,7 @@ describe('setLoginUsername', () => {
   });
 
   it('when the key has no signup permission, then 403 signup_not_enabled', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     const res = await setUsername(a.key, 'acme', 'shopper.jane');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('signup_not_enabled');
@@ -141,15 +142,15 @@ describe('rotateLoginPassword', () => {
   it('when the creating key rotates, then a new password follows the rules behind the same tokens', async () => {
     const { a, label, login } = await agentLogin();
     const before = await catalogEntry(a, label);
-    const oldPassword = readPassword(t.db, t.sealer, login.id);
+    const oldPassword = await readPassword(t.db, t.sealer, login.id);
     const res = await rotate(a.key, { label, maxLength: 16, noSymbols: true });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ login: before, passwordPolicy: { length: 16, classes: ['lowercase', 'uppercase', 'digit'] }, rotated: true });
-    const newPassword = readPassword(t.db, t.sealer, login.id)!;
+    const newPassword = (await readPassword(t.db, t.sealer, login.id))!;
     expect(newPassword).not.toBe(oldPassword);
     expect(newPassword).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])[a-zA-Z0-9]{16}$/);
     // The password token still names this login's password, which is now the new one.
-    expect(findToken(t.db, before.tokens.password)).toMatchObject({ record_id: login.id, field: 'password' });
+    expect(await findToken(t.db, before.tokens.password)).toMatchObject({ record_id: login.id, field: 'password' });
     const resolved = await fixture(t, 'POST', '/tokens/resolve', { token: before.tokens.password });
     expect(await resolved.json()).toEqual({ resolves: true });
     expect(await catalogEntry(a, label)).toEqual(before);
@@ -174,15 +175,15 @@ describe('rotateLoginPassword', () => {
   it('when maxLength is -1e400, then 400 password_too_short: nothing is rotated and the budget is not charged', async () => {
     const { a, label, login } = await agentLogin();
     const charged = () =>
-      (t.db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM counters WHERE limit_id = ? AND subject = ?').get('credential-changes-per-account', a.accountId) as { n: number }).n;
-    const before = { password: readPassword(t.db, t.sealer, login.id), charged: charged() };
+      (t.db.sqlite.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM counters WHERE limit_id = ? AND subject = ?').get('credential-changes-per-account', a.accountId) as { n: number }).n;
+    const before = { password: await readPassword(t.db, t.sealer, login.id), charged: charged() };
     for (const rules of ['"maxLength":-1e400', '"minLength":1e400']) {
       nextMinute(t);
       const res = await t.call('/v1/logins/password', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: `{"label":"${label}",${rules}}` });
       expect(res.status, rules).toBe(400);
       expect(((await res.json()) as { code: string }).code, rules).toBe(rules.startsWith('"max') ? 'password_too_short' : 'invalid_policy');
     }
-    expect({ password: readPassword(t.db, t.sealer, login.id), charged: charged() }).toEqual(before);
+    expect({ password: await readPassword(t.db, t.sealer, login.id), charged: charged() }).toEqual(before);
     // A maxLength too large for a double is a whole number with no upper limit: the default 24.
     nextMinute(t);
     const unbounded = await t.call('/v1/logins/password', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: `{"label":"${label}","maxLength":1e400}` });
@@ -193,8 +194,8 @@ describe('rotateLoginPassword', () => {
 
   it('when another key, an unknown label, or a login the account holder saved is named, then 409 not_rotatable', async () => {
     const { a, label } = await agentLogin();
-    const other = a.addKey({ signup: true });
-    addLogins(t, a.accountId, ['saved']);
+    const other = await a.addKey({ signup: true });
+    await addLogins(t, a.accountId, ['saved']);
     for (const [key, name] of [
       [other.key, label],
       [a.key, 'nosuchlabel'],
@@ -207,14 +208,14 @@ describe('rotateLoginPassword', () => {
   });
 
   it('when a scoped key names a login on its list, then it rotates; once the login is removed from the list, 409 not_rotatable and the password stays', async () => {
-    const { a, label, login } = await agentLogin('rotating.com', {}, signupAccount(t, { scopedTo: [] }));
+    const { a, label, login } = await agentLogin('rotating.com', {}, await signupAccount(t, { scopedTo: [] }));
     expect((await rotate(a.key, { label })).status).toBe(200);
-    const password = readPassword(t.db, t.sealer, login.id);
+    const password = await readPassword(t.db, t.sealer, login.id);
     expect((await fixture(t, 'DELETE', `/accounts/${a.accountId}/keys/${a.keyId}/logins/${label}`)).status).toBe(204);
     const res = await rotate(a.key, { label });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('not_rotatable');
-    expect(readPassword(t.db, t.sealer, login.id)).toBe(password);
+    expect(await readPassword(t.db, t.sealer, login.id)).toBe(password);
   });
 
   it('when seven days have passed since creation, then 409 not_rotatable; one millisecond before, then it rotates', async () => {
@@ -234,7 +235,7 @@ describe('rotateLoginPassword', () => {
     const res = await rotate(a.key, { label });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('not_rotatable');
-    expect(readPassword(t.db, t.sealer, login.id)).toBe('my own password');
+    expect(await readPassword(t.db, t.sealer, login.id)).toBe('my own password');
   });
 });
 
@@ -248,14 +249,14 @@ describe('the credential-change budget', () => {
       expect(res.status, `change ${i}`).toBe(200);
     }
     nextMinute(t);
-    const password = readPassword(t.db, t.sealer, login.id);
+    const password = await readPassword(t.db, t.sealer, login.id);
     const refused = await rotate(a.key, { label });
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('daily_limit');
     expect(refused.headers.get('retry-after')).toBeNull();
-    expect(readPassword(t.db, t.sealer, login.id)).toBe(password);
+    expect(await readPassword(t.db, t.sealer, login.id)).toBe(password);
     // The budget is the account's: its other keys are refused too, and approvals stay pending.
-    const other = a.addKey({ signup: true });
+    const other = await a.addKey({ signup: true });
     nextMinute(t);
     const filed = await fileOk(t, other.key, { website: 'other.com', email: 'agent@example.com' });
     expect(filed.status).toBe('pending');
@@ -280,7 +281,7 @@ describe('the credential-change budget', () => {
     const res = await setUsername(a.key, label, 'shopper.jane');
     expect(res.status).toBe(429);
     expect(res.body.code).toBe('daily_limit');
-    expect(getLoginByLabel(t.db, a.accountId, label)!.has_username).toBe(0);
+    expect((await getLoginByLabel(t.db, a.accountId, label))!.has_username).toBe(0);
     t.clock.advance(login.created_at + DAY - t.clock.now());
     expect((await setUsername(a.key, label, 'shopper.jane')).status).toBe(200);
   });
@@ -294,7 +295,7 @@ describe('login-change-window as a deployment setting', () => {
   afterAll(() => short.close());
 
   it('when the deployment sets a one-hour window, then changes end an hour after creation', async () => {
-    const a = signupAccount(short);
+    const a = await signupAccount(short);
     const approved = await signupApproved(short, a, 'acme.com');
     short.clock.advance(HOUR);
     const res = await short.call('/v1/logins/password', { method: 'POST', key: a.key, json: { label: approved.login.label } });
@@ -305,7 +306,7 @@ describe('login-change-window as a deployment setting', () => {
 
 describe('createLogin', () => {
   it('when called, then 410 signup_requires_approval', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const res = await t.call('/v1/logins', { method: 'POST', key: a.key, json: { website: 'acme.com', password: 'secret-password' } });
     expect(res.status).toBe(410);
     // The document gives this answer Cache-Control: no-store, as every answer of a login endpoint.

@@ -42,7 +42,7 @@ async function fileFor(a: Account, website: string, withEmail = email) {
 describe('fileSignupRequest', () => {
   describe('pre-approved signups', () => {
     it('when the site and exact email are listed, then the request is approved at once and the first poll carries the tokens', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       expect((await list(a, 'acme.com')).status).toBe(200);
       const filed = await fileFor(a, 'acme.com');
       expect(filed).toEqual({ requestId: expect.any(String), status: 'approved', expiresAt: t.clock.now() + DAY });
@@ -51,11 +51,11 @@ describe('fileSignupRequest', () => {
       const polled = await poll(t, a.key, filed.requestId);
       expect(polled.body).toMatchObject({ status: 'approved', passwordOwnerManaged: false, login: { label: 'acme', website: 'acme.com', hasEmail: true } });
       expect(Object.keys(polled.body.login.tokens).sort()).toEqual(['email', 'password']);
-      expect(getLoginByLabel(t.db, a.accountId, 'acme')!.created_by_key).toBe(a.keyId);
+      expect((await getLoginByLabel(t.db, a.accountId, 'acme'))!.created_by_key).toBe(a.keyId);
     });
 
     it('when the email differs even in case, or the site is another, then the request is pending', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       await list(a, 'acme.com');
       expect((await fileFor(a, 'acme.com', 'Agent@example.com')).status).toBe('pending');
       expect((await fileFor(a, 'acme.co.uk')).status).toBe('pending');
@@ -63,7 +63,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when a listed site had 2 pre-approved signups, then the third is pending until the site is removed and re-added', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       await list(a, 'acme.com');
       expect((await fileFor(a, 'acme.com')).status).toBe('approved');
       expect((await fileFor(a, 'acme.com')).status).toBe('approved');
@@ -79,7 +79,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when a listed site is saved with another email, then its count starts again and only the new email is pre-approved', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       await list(a, 'acme.com');
       await fileFor(a, 'acme.com');
       await fileFor(a, 'acme.com');
@@ -90,7 +90,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when 60 pre-approved signups were made in the 24-hour window, then the 61st is pending until 24 hours after the first', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const sites = Array.from({ length: 31 }, (_, i) => `p${i}x.com`);
       await list(a, sites.join('\n'));
       const first = t.clock.now();
@@ -109,8 +109,8 @@ describe('fileSignupRequest', () => {
     });
 
     it('when an approval check fails, then the pre-approved request falls back to pending and the site keeps its allowance', async () => {
-      const a = signupAccount(t);
-      addLogins(t, a.accountId, ['acme', ...Array.from({ length: 49 }, (_, i) => `acme${i + 2}`)]);
+      const a = await signupAccount(t);
+      await addLogins(t, a.accountId, ['acme', ...Array.from({ length: 49 }, (_, i) => `acme${i + 2}`)]);
       await list(a, 'acme.com');
       const filed = await fileFor(a, 'acme.com');
       expect(filed.status).toBe('pending');
@@ -121,15 +121,15 @@ describe('fileSignupRequest', () => {
     });
 
     it("when a scoped key's own list is full, then the pre-approved request falls back to pending", async () => {
-      const a = signupAccount(t, { scopedTo: [] });
-      addLogins(t, a.accountId, Array.from({ length: 50 }, (_, i) => `own${i}`), { createdByKey: a.keyId, onListOf: a.keyId });
+      const a = await signupAccount(t, { scopedTo: [] });
+      await addLogins(t, a.accountId, Array.from({ length: 50 }, (_, i) => `own${i}`), { createdByKey: a.keyId, onListOf: a.keyId });
       await list(a, 'acme.com');
       expect((await fileFor(a, 'acme.com')).status).toBe('pending');
     });
 
     it('when the account holds 500 logins, then a pre-approved request is refused with 403 login_limit too', async () => {
-      const a = signupAccount(t);
-      addLogins(t, a.accountId, Array.from({ length: 500 }, (_, i) => `saved${i}`));
+      const a = await signupAccount(t);
+      await addLogins(t, a.accountId, Array.from({ length: 500 }, (_, i) => `saved${i}`));
       await list(a, 'acme.com');
       nextMinute(t);
       const res = await file(t, a.key, { website: 'acme.com', email });
@@ -139,7 +139,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when five requests are pending, then a pre-approved request still completes, since it never waits', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       for (let i = 0; i < 5; i++) await fileFor(a, `wait${i}.com`);
       await list(a, 'acme.com');
       expect((await fileFor(a, 'acme.com')).status).toBe('approved');
@@ -162,7 +162,7 @@ describe('pre-approved signups and the credential-change budget', () => {
   afterAll(() => spent.close());
 
   it('when the budget is spent, then a pre-approved signup still completes and an account-holder approval stays pending with daily_limit', async () => {
-    const a = signupAccount(spent);
+    const a = await signupAccount(spent);
     await fixture(spent, 'POST', `/accounts/${a.accountId}/signup-preapprovals`, { sites: 'acme.com', email });
     expect((await fileOk(spent, a.key, { website: 'acme.com', email })).status).toBe('approved');
     const filed = await fileOk(spent, a.key, { website: 'other.com', email });
@@ -173,11 +173,11 @@ describe('pre-approved signups and the credential-change budget', () => {
 
 describe('addPreapprovedSites', () => {
   it('when an add has 100 lines it is saved; 101 lines, duplicates counted, is 400 signup_preapproval_too_many and nothing is saved', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const hundred = Array.from({ length: 100 }, (_, i) => `s${i}.com`);
     expect((await list(a, `\n${hundred.join('\n')}\n\n`)).status).toBe(200);
     expect(await listed(a)).toHaveLength(100);
-    const b = signupAccount(t);
+    const b = await signupAccount(t);
     const refused = await list(b, [...hundred.slice(0, 99), 's0.com', 's1.com'].join('\n'));
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('signup_preapproval_too_many');
@@ -185,7 +185,7 @@ describe('addPreapprovedSites', () => {
   });
 
   it('when the list would hold more than 300 sites, then 400 signup_preapproval_too_many and nothing is saved', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     for (let n = 0; n < 3; n++) {
       expect((await list(a, Array.from({ length: 100 }, (_, i) => `n${n}s${i}.com`).join('\n'))).status).toBe(200);
     }
@@ -198,7 +198,7 @@ describe('addPreapprovedSites', () => {
   });
 
   it('when a line names no registrable domain or the email is not one address, then 400 and nothing is saved', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const site = await list(a, 'acme.com\nco.uk');
     expect(site.status).toBe(400);
     expect(site.body.code).toBe('invalid_website');
@@ -209,7 +209,7 @@ describe('addPreapprovedSites', () => {
   });
 
   it('when a line is a URL or a subdomain, then its registrable domain is listed', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     await list(a, 'https://www.acme.co.uk/signup?x=1\nshop.example.com');
     expect((await listed(a)).map((s) => s.site)).toEqual(['acme.co.uk', 'example.com']);
     expect((await fileFor(a, 'acme.co.uk')).status).toBe('approved');
@@ -218,7 +218,7 @@ describe('addPreapprovedSites', () => {
 
 describe('removePreapprovedSite', () => {
   it('when the site is not listed, then 404 not_found', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const res = await fixture(t, 'DELETE', `/accounts/${a.accountId}/signup-preapprovals/acme.com`);
     expect(res.status).toBe(404);
     expect((await res.json()).code).toBe('not_found');

@@ -71,7 +71,7 @@ function rawPost(path: string, key: string, chunks: Buffer[], framing: 'length' 
 describe('fileSignupRequest', () => {
   describe('permission, body cap and rate limit', () => {
     it('when the key has no signup permission, then 403 signup_not_enabled with no-store', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const res = await file(t, a.key, valid);
       expect(res.status).toBe(403);
       expect(res.headers.get('cache-control')).toBe('no-store');
@@ -85,7 +85,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when the body is exactly 4 KB, then it is read; at 4 KB and one byte, then 413 bad_request', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const json = (size: number) => {
         const base = JSON.stringify(valid);
         return Buffer.from(base.slice(0, -1) + ' '.repeat(size - base.length) + '}');
@@ -99,7 +99,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when a chunked body with no length runs past 4 KB, then 413 bad_request before the rest is sent', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const chunks = Array.from({ length: 4096 }, () => Buffer.alloc(1024, 0x20));
       const res = await rawPost('/v1/logins/requests', a.key, [Buffer.from('{"website":"a.com","email":"a@b.co","x":"'), ...chunks], 'chunked');
       expect(res.status).toBe(413);
@@ -109,7 +109,7 @@ describe('fileSignupRequest', () => {
     });
 
     /** Files a pending request that the account holder denies at once: a write that succeeds and holds no place. */
-    async function fileAndDeny(server: TestServer, a: Pick<ReturnType<typeof signupAccount>, 'accountId' | 'key'>, n: number) {
+    async function fileAndDeny(server: TestServer, a: Pick<Awaited<ReturnType<typeof signupAccount>>, 'accountId' | 'key'>, n: number) {
       const filed = await fileOk(server, a.key, { ...valid, website: `site${n}x.com` });
       expect((await decide(server, await signupToken(server, a.accountId, filed.requestId), 'deny')).status).toBe(200);
       return filed;
@@ -132,7 +132,7 @@ describe('fileSignupRequest', () => {
 
     it('when a key makes 20 login writes in a minute, then the 21st is 429 rate_limited with Retry-After, polls do not count, and the next minute is open', async () => {
       nextMinute(t);
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const first = await fileAndDeny(t, a, 0);
       t.clock.advance(15_000);
       for (let i = 1; i < 20; i++) await fileAndDeny(t, a, i);
@@ -144,7 +144,7 @@ describe('fileSignupRequest', () => {
         expect(refused.headers.get('retry-after')).toBe('45');
       }
       // Another key of the same account has its own 20.
-      const other = a.addKey({ signup: true });
+      const other = await a.addKey({ signup: true });
       expect((await t.call('/v1/logins/username', { method: 'POST', key: other.key, json: { label: 'nope', username: 'someone' } })).status).toBe(404);
       nextMinute(t);
       expect((await t.call('/v1/logins/username', { method: 'POST', key: a.key, json: { label: 'nope', username: 'someone' } })).status).toBe(404);
@@ -152,7 +152,7 @@ describe('fileSignupRequest', () => {
 
     it('when login writes are refused after they were counted (400, 404, 409, 413), then they record nothing: the key keeps its 20', async () => {
       nextMinute(t);
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       // Section 8.1 item 4, "a refused request records nothing", read as every refusal.
       await refusedWrites(t, a.key, 24);
       for (let i = 0; i < 20; i++) await fileAndDeny(t, a, i);
@@ -172,7 +172,7 @@ describe('fileSignupRequest', () => {
       const other = await startSignupServer({ countRefusedRequests: true });
       try {
         nextMinute(other);
-        const a = signupAccount(other);
+        const a = await signupAccount(other);
         await refusedWrites(other, a.key, 20);
         const refused = await file(other, a.key, valid);
         expect(refused.status).toBe(429);
@@ -187,7 +187,7 @@ describe('fileSignupRequest', () => {
 
   describe('validation', () => {
     it('when website is not a registrable domain, then 400 invalid_website', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       for (const website of ['www.acme.com', 'co.uk', 'acme', '127.0.0.1', 'https://acme.com', 'acme.com/login', '', 'acme .com']) {
         nextMinute(t);
         const res = await file(t, a.key, { ...valid, website });
@@ -203,7 +203,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when email is not one address of 4 to 254 characters with one @ and no whitespace, then 400 invalid_email', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const long = `${'a'.repeat(254 - '@example.com'.length)}@example.com`;
       for (const email of ['a@b', 'no-at.example.com', 'a@b@example.com', 'a b@example.com', 'ab@example.com\n', `a${long}`, '']) {
         nextMinute(t);
@@ -220,11 +220,11 @@ describe('fileSignupRequest', () => {
     });
 
     it('when email has whitespace of any Unicode kind or a control character, then 400 invalid_email and nothing is filed', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       // Every White_Space character (U+0085, NEL, is the one the pattern's \s misses), then controls that are not whitespace.
       const whitespace = ['\u0009', '\u000B', '\u0085', '\u00A0', '\u1680', '\u2000', '\u200A', '\u2028', '\u2029', '\u202F', '\u205F', '\u3000'];
       const controls = ['\u0000', '\u001B', '\u007F', '\u0080', '\u009F'];
-      const pending = countPending(t.db, a.accountId, t.clock.now());
+      const pending = await countPending(t.db, a.accountId, t.clock.now());
       for (const c of [...whitespace, ...controls]) {
         for (const email of [`ja${c}ne@example.com`, `jane@exa${c}mple.com`, `jane@example.com${c}`]) {
           nextMinute(t);
@@ -235,14 +235,14 @@ describe('fileSignupRequest', () => {
           expect(body.error).toMatch(/whitespace/);
         }
       }
-      expect(countPending(t.db, a.accountId, t.clock.now())).toBe(pending);
+      expect(await countPending(t.db, a.accountId, t.clock.now())).toBe(pending);
       // Format characters are not whitespace: accepted, and shown visibly on the account holder's page.
       nextMinute(t);
       expect((await file(t, a.key, { ...valid, email: 'ja\u200Bne\u202E@example.com' })).status).toBe(202);
     });
 
     it('when username is under 4 characters or has a control character, then 400 invalid_username', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       for (const username of ['abc', 'ab\u0007cd', 'tab\there', '']) {
         const res = await file(t, a.key, { ...valid, username });
         expect(res.status, JSON.stringify(username)).toBe(400);
@@ -252,7 +252,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when the body is not JSON or misses a member, then 400 bad_request', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const notJson = await t.call('/v1/logins/requests', { method: 'POST', key: a.key, headers: { 'content-type': 'application/json' }, body: '{website' });
       expect(notJson.status).toBe(400);
       expect((await notJson.json()).code).toBe('bad_request');
@@ -262,7 +262,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when password rule fields break a rule, then 400 password_too_short or invalid_policy', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const cases: [Record<string, unknown>, string][] = [
         [{ maxLength: 11 }, 'password_too_short'],
         [{ minLength: 65 }, 'invalid_policy'],
@@ -280,7 +280,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when a length is too large for a double (1e400), then it is judged by the rules, never ignored', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       // JSON.stringify cannot write these numbers; JSON.parse reads them as infinities.
       const raw = (rules: string) => {
         nextMinute(t);
@@ -307,7 +307,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when email or username is refused, then the error is the sentence of the document, not the validator', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const schemas = contract().doc.components.schemas;
       for (const [body, code, sentence] of [
         [{ ...valid, email: 'a b' }, 'invalid_email', schemas.SignupRequestCreate.properties.email['x-error-message']],
@@ -323,7 +323,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when rule fields have the wrong type, then they are ignored and the defaults apply', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const approved = await signupApproved(t, a, 'wrongtypes.com', { minLength: '40', maxLength: null, noSymbols: 'yes', symbols: 7, noRepeats: 1 });
       expect(approved.passwordPolicy).toEqual({ length: 24, classes: ['lowercase', 'uppercase', 'digit', 'symbol'], symbolAlphabet: '!@#$*+-_=.?' });
     });
@@ -331,10 +331,10 @@ describe('fileSignupRequest', () => {
 
   describe('ceilings', () => {
     it('when the account holds 500 logins, then 403 login_limit and no request is created; at 499 the request is filed', async () => {
-      const a = signupAccount(t);
-      addLogins(t, a.accountId, Array.from({ length: 499 }, (_, i) => `saved${i}`));
+      const a = await signupAccount(t);
+      await addLogins(t, a.accountId, Array.from({ length: 499 }, (_, i) => `saved${i}`));
       expect((await file(t, a.key, valid)).status).toBe(202);
-      addLogins(t, a.accountId, ['saved499']);
+      await addLogins(t, a.accountId, ['saved499']);
       const before = await links(t, a.accountId);
       const res = await file(t, a.key, { ...valid, website: 'other.com' });
       expect(res.status).toBe(403);
@@ -343,7 +343,7 @@ describe('fileSignupRequest', () => {
     });
 
     it('when five requests are pending, then the fifth was accepted and the sixth is 429 too_many_pending without Retry-After', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const filed = [];
       for (let i = 1; i <= 5; i++) filed.push(await fileOk(t, a.key, { ...valid, website: `site${i}.com` }));
       const sixth = await file(t, a.key, { ...valid, website: 'site6.com' });
@@ -352,7 +352,7 @@ describe('fileSignupRequest', () => {
       expect((await sixth.json()).code).toBe('too_many_pending');
       expect(await links(t, a.accountId)).toHaveLength(5);
       // The limit is per account: another key of the account is refused too.
-      const other = a.addKey({ signup: true });
+      const other = await a.addKey({ signup: true });
       expect((await file(t, other.key, { ...valid, website: 'site6.com' })).status).toBe(429);
       // A decision frees a slot.
       await decide(t, await signupToken(t, a.accountId, filed[0]!.requestId), 'deny');
@@ -362,7 +362,7 @@ describe('fileSignupRequest', () => {
 
   describe('expiry', () => {
     it('when 24 hours pass after filing, then the request is expired, its link is gone and its slot is free', async () => {
-      const a = signupAccount(t);
+      const a = await signupAccount(t);
       const filed = await fileOk(t, a.key, valid);
       expect(filed).toEqual({ requestId: expect.any(String), status: 'pending', expiresAt: t.clock.now() + DAY });
       for (let i = 2; i <= 5; i++) await fileOk(t, a.key, { ...valid, website: `later${i}.com` });
@@ -382,13 +382,13 @@ describe('fileSignupRequest', () => {
 
 describe('getSignupRequest', () => {
   it('when another key of the account or an unknown id is used, then 404 request_not_found', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const filed = await fileOk(t, a.key, valid);
-    const other = a.addKey({ signup: true });
+    const other = await a.addKey({ signup: true });
     for (const [key, id] of [
       [other.key, filed.requestId],
       [a.key, 'sreq_unknown'],
-      [givenAccount(t, { signup: true }).key, filed.requestId],
+      [(await givenAccount(t, { signup: true })).key, filed.requestId],
     ] as const) {
       const res = await poll(t, key, id);
       expect(res.status).toBe(404);
@@ -398,7 +398,7 @@ describe('getSignupRequest', () => {
   });
 
   it('when approved, then the body has the login entry of the catalog, the policy and passwordOwnerManaged false, and never a password', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const approved = await signupApproved(t, a, 'approved-shop.com', { username: 'shopper.jane', maxLength: 16, noSymbols: true });
     const { requestId, ...body } = approved;
     expect(Object.keys(body).sort()).toEqual(['login', 'passwordOwnerManaged', 'passwordPolicy', 'status']);
@@ -407,8 +407,8 @@ describe('getSignupRequest', () => {
     const catalog = (await (await t.call('/v1/tokens', { key: a.key })).json()) as any;
     expect(catalog.logins).toContainEqual(body.login);
     expect(body.login).toMatchObject({ label: 'approvedshop', website: 'approved-shop.com', hasEmail: true, hasUsername: true, hasTotp: false });
-    const login = getLoginByLabel(t.db, a.accountId, 'approvedshop')!;
-    const password = readPassword(t.db, t.sealer, login.id)!;
+    const login = (await getLoginByLabel(t.db, a.accountId, 'approvedshop'))!;
+    const password = (await readPassword(t.db, t.sealer, login.id))!;
     expect(password).toMatch(/^[a-zA-Z0-9]{16}$/);
     const raw = await (await t.call(`/v1/logins/requests/${requestId}`, { key: a.key })).text();
     expect(raw).not.toContain(password);
@@ -416,33 +416,33 @@ describe('getSignupRequest', () => {
   });
 
   it('when denied, then the body is the status alone', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const filed = await fileOk(t, a.key, valid);
     await decide(t, await signupToken(t, a.accountId, filed.requestId), 'deny');
     expect((await poll(t, a.key, filed.requestId)).body).toEqual({ status: 'denied' });
   });
 
   it('when the account holder replaced the password before the poll, then passwordOwnerManaged is true', async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const approved = await signupApproved(t, a, 'replaced.com');
-    setPassword(t.db, t.sealer, getLoginByLabel(t.db, a.accountId, approved.login.label)!.id, 'my own password', true);
+    await setPassword(t.db, t.sealer, (await getLoginByLabel(t.db, a.accountId, approved.login.label))!.id, 'my own password', true);
     const again = await poll(t, a.key, approved.requestId);
     expect(again.body.passwordOwnerManaged).toBe(true);
     expect(again.body.passwordPolicy).toEqual(approved.passwordPolicy);
   });
 
   it("when the approved login leaves a scoped key's list, or is deleted, then 403 scope_denied", async () => {
-    const a = signupAccount(t, { scopedTo: [] });
+    const a = await signupAccount(t, { scopedTo: [] });
     const approved = await signupApproved(t, a, 'scoped-shop.com');
-    const loginId = getLoginByLabel(t.db, a.accountId, approved.login.label)!.id;
-    removeKeyLogin(t.db, a.keyId, loginId);
+    const loginId = (await getLoginByLabel(t.db, a.accountId, approved.login.label))!.id;
+    await removeKeyLogin(t.db, a.keyId, loginId);
     const res = await poll(t, a.key, approved.requestId);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('scope_denied');
 
-    const b = signupAccount(t);
+    const b = await signupAccount(t);
     const other = await signupApproved(t, b, 'deleted-shop.com');
-    deleteLogin(t.db, b.accountId, other.login.label);
+    await deleteLogin(t.db, b.accountId, other.login.label);
     const gone = await poll(t, b.key, other.requestId);
     expect(gone.status).toBe(403);
     expect(gone.body.code).toBe('scope_denied');
@@ -450,7 +450,7 @@ describe('getSignupRequest', () => {
 
   it('when polled many times, then neither the per-minute writes nor the budget are charged', async () => {
     nextMinute(t);
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const filed = await fileOk(t, a.key, valid);
     for (let i = 0; i < 40; i++) expect((await poll(t, a.key, filed.requestId)).status).toBe(200);
     for (let i = 0; i < 19; i++) {

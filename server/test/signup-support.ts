@@ -3,6 +3,7 @@ import { startServer, givenAccount, type TestServer } from './support.js';
 import type { ServerConfig } from '../config.js';
 import { insertLogin } from '../store/logins.js';
 import { addKeyLogin } from '../store/keys.js';
+import { transaction } from '../store/db.js';
 
 /** Helpers shared by the signup and account-holder link tests. */
 
@@ -15,10 +16,10 @@ export function startSignupServer(config: Partial<ServerConfig> = {}): Promise<T
   return startServer({ config: { adminToken: ADMIN, ...config } });
 }
 
-export type Account = ReturnType<typeof givenAccount>;
+export type Account = Awaited<ReturnType<typeof givenAccount>>;
 
 /** An account whose first key has the signup permission. */
-export function signupAccount(t: TestServer, options: { scopedTo?: string[] } = {}): Account {
+export function signupAccount(t: TestServer, options: { scopedTo?: string[] } = {}): Promise<Account> {
   return givenAccount(t, { signup: true, ...options });
 }
 
@@ -82,10 +83,11 @@ export async function signupApproved(t: TestServer, a: Pick<Account, 'accountId'
 }
 
 /** Logins the account holder saved, straight into the store (fast set-up for ceilings). */
-export function addLogins(t: TestServer, accountId: string, labels: string[], options: { createdByKey?: string; onListOf?: string } = {}): string[] {
-  return t.db.transaction(() =>
-    labels.map((label) => {
-      const id = insertLogin(t.db, t.sealer, {
+export async function addLogins(t: TestServer, accountId: string, labels: string[], options: { createdByKey?: string; onListOf?: string } = {}): Promise<string[]> {
+  return transaction(t.db, async (db) => {
+    const ids: string[] = [];
+    for (const label of labels) {
+      const id = await insertLogin(db, t.sealer, {
         accountId,
         label,
         website: `${label}.example`,
@@ -94,10 +96,11 @@ export function addLogins(t: TestServer, accountId: string, labels: string[], op
         createdByKey: options.createdByKey ?? null,
         now: t.clock.now(),
       });
-      if (options.onListOf) addKeyLogin(t.db, options.onListOf, id);
-      return id;
-    }),
-  )();
+      if (options.onListOf) await addKeyLogin(db, options.onListOf, id);
+      ids.push(id);
+    }
+    return ids;
+  });
 }
 
 /** Moves past the current fixed minute, so the 20 login writes per key start again. */

@@ -15,8 +15,8 @@ const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 function fullSwitch(db: Db): { full: boolean } {
   const state = { full: false };
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
+  const prepare = db.sqlite.prepare.bind(db.sqlite);
+  db.sqlite.prepare = ((sql: string) => {
     const statement = prepare(sql);
     if (WRITE.test(sql)) {
       const run = statement.run.bind(statement);
@@ -26,7 +26,7 @@ function fullSwitch(db: Db): { full: boolean } {
       };
     }
     return statement;
-  }) as Db['prepare'];
+  }) as Db['sqlite']['prepare'];
   return state;
 }
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   const db = openDb(':memory:');
   disk = fullSwitch(db);
   t = await startServer({ db, config: { adminToken: ADMIN } });
-  a = signupAccount(t);
+  a = await signupAccount(t);
 });
 afterAll(() => t.close());
 
@@ -106,7 +106,7 @@ describe('a full disk', () => {
   });
 
   it('when a write cannot be stored, then 503 storage_full and nothing of it is kept; once room returns, the same writes succeed', async () => {
-    const count = (table: string) => (t.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const count = (table: string) => (t.db.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     const filing = { website: 'during.com', email: 'agent@example.com' };
     const recipe = { key: 'storagefull.com', kind: 'merchant', status: 'partial' };
     const cvv = (await (await fixture(t, 'POST', `/accounts/${a.accountId}/cvv-requests`)).json()) as { token: string };

@@ -12,19 +12,19 @@ import { insertLogin, readPassword } from '../store/logins.js';
 import { insertCard } from '../store/cards.js';
 
 describe('store', () => {
-  it('when opened, then WAL, foreign keys and the latest schema version are in force, and migrating again changes nothing', () => {
+  it('when opened, then WAL, foreign keys and the latest schema version are in force, and migrating again changes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vault-store-'));
     try {
       const db = openDb(join(dir, 'v.db'));
-      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-      const version = db.pragma('user_version', { simple: true });
+      expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+      const version = db.sqlite.pragma('user_version', { simple: true });
       expect(version).toBeGreaterThanOrEqual(1);
-      migrate(db);
-      expect(db.pragma('user_version', { simple: true })).toBe(version);
-      const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as { name: string; sql: string }[];
+      migrate(db.sqlite);
+      expect(db.sqlite.pragma('user_version', { simple: true })).toBe(version);
+      const tables = db.sqlite.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as { name: string; sql: string }[];
       for (const t of tables) expect(t.sql, t.name).toMatch(/STRICT/);
-      db.close();
+      await db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -44,20 +44,20 @@ describe('store', () => {
 
   it('when the database was written under one key, then another key is refused at start', () => {
     const db = openDb(':memory:');
-    verifyMasterKey(db, new Sealer(randomBytes(32)));
-    expect(() => verifyMasterKey(db, new Sealer(randomBytes(32)))).toThrow(WrongMasterKeyError);
+    verifyMasterKey(db.sqlite, new Sealer(randomBytes(32)));
+    expect(() => verifyMasterKey(db.sqlite, new Sealer(randomBytes(32)))).toThrow(WrongMasterKeyError);
   });
 
-  it('when secrets are stored, then the database file holds none of them in plain text', () => {
+  it('when secrets are stored, then the database file holds none of them in plain text', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vault-store-'));
     try {
       const file = join(dir, 'v.db');
       const db = openDb(file);
       const sealer = new Sealer(randomBytes(32));
       const now = Date.now();
-      const account = openAccount(db, { plan: 'Free', name: 'x', now });
-      const { secret } = createKey(db, { accountId: account.id, name: 'k', signupEnabled: false, scoped: false, now });
-      const loginId = insertLogin(db, sealer, {
+      const account = await openAccount(db, { plan: 'Free', name: 'x', now });
+      const { secret } = await createKey(db, { accountId: account.id, name: 'k', signupEnabled: false, scoped: false, now });
+      const loginId = await insertLogin(db, sealer, {
         accountId: account.id,
         label: 'acme',
         website: 'acme.com',
@@ -68,11 +68,11 @@ describe('store', () => {
         totpSecret: 'PLAINTOTPSECRET',
         now,
       });
-      insertCard(db, sealer, { accountId: account.id, number: '4242424242424242', anySite: true, allow: [], block: [], agent: false, limits: null, now });
-      expect(findLiveKey(db, secret)?.account_id).toBe(account.id);
-      expect(readPassword(db, sealer, loginId)).toBe('plain-password-123');
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.close();
+      await insertCard(db, sealer, { accountId: account.id, number: '4242424242424242', anySite: true, allow: [], block: [], agent: false, limits: null, now });
+      expect((await findLiveKey(db, secret))?.account_id).toBe(account.id);
+      expect(await readPassword(db, sealer, loginId)).toBe('plain-password-123');
+      db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      await db.close();
       const bytes = readFileSync(file);
       for (const s of ['plain-email@example.com', 'plain-username', 'plain-password-123', 'PLAINTOTPSECRET', '4242424242424242', secret]) {
         expect(bytes.includes(Buffer.from(s)), s).toBe(false);
@@ -87,20 +87,20 @@ describe('store', () => {
     const a = openDb(join(dir, 'v.db'));
     const b = openDb(join(dir, 'v.db'));
     try {
-      const accounts = () => cachedRead(a, 'accounts', () => (a.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n);
+      const accounts = () => cachedRead(a, 'accounts', async () => (a.sqlite.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n);
       beginRequestReads(a);
-      expect(accounts()).toBe(0);
-      openAccount(b, { plan: 'Free', name: 'x', now: Date.now() });
+      expect(await accounts()).toBe(0);
+      await openAccount(b, { plan: 'Free', name: 'x', now: Date.now() });
       beginRequestReads(a);
-      expect(accounts()).toBe(1);
+      expect(await accounts()).toBe(1);
       // Writes of the same connection end cached reads at once.
-      stmt(a, "UPDATE accounts SET name = 'y'").run();
-      openAccount(b, { plan: 'Free', name: 'z', now: Date.now() });
+      await stmt(a, "UPDATE accounts SET name = 'y'").run();
+      await openAccount(b, { plan: 'Free', name: 'z', now: Date.now() });
       await new Promise((r) => setTimeout(r, 20));
-      expect(accounts()).toBe(2);
+      expect(await accounts()).toBe(2);
     } finally {
-      a.close();
-      b.close();
+      await a.close();
+      await b.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -90,23 +90,23 @@ export async function startServer(
 }
 
 /** An account on a plan with one key; options for signup permission and a scoped login list. */
-export function givenAccount(
+export async function givenAccount(
   t: Pick<TestServer, 'db' | 'clock'>,
   options: { plan?: PlanName; signup?: boolean; scopedTo?: string[] } = {},
-): { accountId: string; keyId: string; key: string; addKey(o?: { signup?: boolean; scopedTo?: string[] }): { keyId: string; key: string } } {
-  const account = openAccount(t.db, { plan: options.plan ?? 'Free', name: 'Test account', now: t.clock.now() });
-  const addKey = (o: { signup?: boolean; scopedTo?: string[] } = {}) => {
-    const { row, secret } = createKey(t.db, {
+): Promise<{ accountId: string; keyId: string; key: string; addKey(o?: { signup?: boolean; scopedTo?: string[] }): Promise<{ keyId: string; key: string }> }> {
+  const account = await openAccount(t.db, { plan: options.plan ?? 'Free', name: 'Test account', now: t.clock.now() });
+  const addKey = async (o: { signup?: boolean; scopedTo?: string[] } = {}) => {
+    const { row, secret } = await createKey(t.db, {
       accountId: account.id,
       name: 'test key',
       signupEnabled: o.signup ?? false,
       scoped: o.scopedTo !== undefined,
       now: t.clock.now(),
     });
-    for (const loginId of o.scopedTo ?? []) addKeyLogin(t.db, row.id, loginId);
+    for (const loginId of o.scopedTo ?? []) await addKeyLogin(t.db, row.id, loginId);
     return { keyId: row.id, key: secret };
   };
-  const first = addKey(options);
+  const first = await addKey(options);
   return { accountId: account.id, ...first, addKey };
 }
 

@@ -14,18 +14,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** An account with a site-scoped card for acme.com, an any-site card, logins on acme and others. */
-function richAccount(plan: 'Free' | 'Plus' = 'Free') {
-  const a = givenAccount(t, { plan });
+async function richAccount(plan: 'Free' | 'Plus' = 'Free') {
+  const a = await givenAccount(t, { plan });
   const now = t.clock.now();
   const base = { accountId: a.accountId, now };
-  insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
-  insertCard(t.db, t.sealer, { ...base, number: '4242424242424242', anySite: false, allow: ['acme.com'], block: [], agent: false, limits: null });
-  insertCard(t.db, t.sealer, { ...base, number: '5200828282828210', anySite: false, allow: ['other.org'], block: [], agent: false, limits: null });
-  insertLogin(t.db, t.sealer, { ...base, label: 'acme', website: 'acme.com', extraWebsites: ['login.acmeid.net'], email: 'jane@example.com', password: 'acme-secret-pass' });
-  insertLogin(t.db, t.sealer, { ...base, label: 'acme2', website: 'acme.co.uk', extraWebsites: [], username: 'jane_uk', password: 'uk-secret-pass', totpSecret: 'JBSWY3DPEHPK3PXP' });
-  insertLogin(t.db, t.sealer, { ...base, label: 'github', website: 'github.com', extraWebsites: [], password: 'gh-secret-pass' });
-  setIdentityFields(t.db, t.sealer, a.accountId, { first_name: 'Jane', last_name: 'Doe', phone: '+14155550100' }, tokenFieldsOfIdentityField);
-  insertAddress(t.db, t.sealer, { accountId: a.accountId, label: 'home', fields: { line1: '1 Market St', city: 'San Francisco' }, now });
+  await insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
+  await insertCard(t.db, t.sealer, { ...base, number: '4242424242424242', anySite: false, allow: ['acme.com'], block: [], agent: false, limits: null });
+  await insertCard(t.db, t.sealer, { ...base, number: '5200828282828210', anySite: false, allow: ['other.org'], block: [], agent: false, limits: null });
+  await insertLogin(t.db, t.sealer, { ...base, label: 'acme', website: 'acme.com', extraWebsites: ['login.acmeid.net'], email: 'jane@example.com', password: 'acme-secret-pass' });
+  await insertLogin(t.db, t.sealer, { ...base, label: 'acme2', website: 'acme.co.uk', extraWebsites: [], username: 'jane_uk', password: 'uk-secret-pass', totpSecret: 'JBSWY3DPEHPK3PXP' });
+  await insertLogin(t.db, t.sealer, { ...base, label: 'github', website: 'github.com', extraWebsites: [], password: 'gh-secret-pass' });
+  await setIdentityFields(t.db, t.sealer, a.accountId, { first_name: 'Jane', last_name: 'Doe', phone: '+14155550100' }, tokenFieldsOfIdentityField);
+  await insertAddress(t.db, t.sealer, { accountId: a.accountId, label: 'home', fields: { line1: '1 Market St', city: 'San Francisco' }, now });
   return a;
 }
 
@@ -46,7 +46,7 @@ describe('getTokenCatalog', () => {
     });
 
     it('when the header is not in Bearer form, then 401 unauthorized', async () => {
-      const { key } = givenAccount(t);
+      const { key } = await givenAccount(t);
       for (const value of [`Basic ${key}`, key, 'Bearer', 'bearer']) {
         const res = await t.call('/v1/tokens', { headers: { authorization: value } });
         expect(res.status, value).toBe(401);
@@ -55,11 +55,11 @@ describe('getTokenCatalog', () => {
     });
 
     it('when the key is unknown or revoked, then 401 invalid_api_key', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       expect((await t.call('/v1/tokens', { key: 'vk_unknown' })).status).toBe(401);
       // Used a moment before, so a key remembered from that request must not outlive the revocation.
       expect((await t.call('/v1/tokens', { key: a.key })).status).toBe(200);
-      revokeKey(t.db, a.keyId, t.clock.now());
+      await revokeKey(t.db, a.keyId, t.clock.now());
       const res = await t.call('/v1/tokens', { key: a.key });
       expect(res.status).toBe(401);
       expect(res.headers.get('cache-control')).toBe('no-store');
@@ -69,7 +69,7 @@ describe('getTokenCatalog', () => {
 
   describe('the catalog', () => {
     it('when fetched, then cards, logins, identity with missing, phone tokens and addresses are listed', async () => {
-      const a = richAccount();
+      const a = await richAccount();
       const body = await catalog(a.key);
       expect(body.relatedLogins).toBeUndefined();
       expect(body.cards).toHaveLength(3);
@@ -91,7 +91,7 @@ describe('getTokenCatalog', () => {
     });
 
     it('when an identity field is empty, then its token is still listed and the field is in missing', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       const body = await catalog(a.key);
       expect(body.identity.missing).toEqual(
         expect.arrayContaining(['first_name', 'phone', 'phone_country', 'phone_national', 'phone_area', 'phone_prefix', 'phone_line']),
@@ -100,7 +100,7 @@ describe('getTokenCatalog', () => {
     });
 
     it('when fetched twice, then the tokens are the same, distinct and never a stored value', async () => {
-      const a = richAccount();
+      const a = await richAccount();
       const first = await catalog(a.key);
       const second = await catalog(a.key);
       expect(second).toEqual(first);
@@ -113,51 +113,51 @@ describe('getTokenCatalog', () => {
     });
 
     it('when a scoped key fetches, then only the logins on its list are listed', async () => {
-      const a = richAccount();
-      const loginId = (t.db.prepare("SELECT id FROM logins WHERE account_id = ? AND label = 'github'").get(a.accountId) as { id: string }).id;
-      const scoped = a.addKey({ scopedTo: [loginId] });
+      const a = await richAccount();
+      const loginId = (t.db.sqlite.prepare("SELECT id FROM logins WHERE account_id = ? AND label = 'github'").get(a.accountId) as { id: string }).id;
+      const scoped = await a.addKey({ scopedTo: [loginId] });
       const body = await catalog(scoped.key);
       expect(body.logins.map((l: any) => l.label)).toEqual(['github']);
     });
 
     it('when a login is deleted, then it leaves the catalog', async () => {
-      const a = richAccount();
-      deleteLogin(t.db, a.accountId, 'github');
+      const a = await richAccount();
+      await deleteLogin(t.db, a.accountId, 'github');
       const body = await catalog(a.key);
       expect(body.logins.map((l: any) => l.label)).not.toContain('github');
     });
 
     it('when the fetch succeeds, then the key is marked as used', async () => {
-      const a = givenAccount(t);
-      expect(getKey(t.db, a.keyId)?.last_used_at).toBeNull();
+      const a = await givenAccount(t);
+      expect((await getKey(t.db, a.keyId))?.last_used_at).toBeNull();
       await catalog(a.key);
       const first = t.clock.now();
-      expect(getKey(t.db, a.keyId)?.last_used_at).toBe(first);
+      expect((await getKey(t.db, a.keyId))?.last_used_at).toBe(first);
       // Kept to the second.
       t.clock.advance(999);
       await catalog(a.key);
-      expect(getKey(t.db, a.keyId)?.last_used_at).toBe(first);
+      expect((await getKey(t.db, a.keyId))?.last_used_at).toBe(first);
       t.clock.advance(1);
       await catalog(a.key);
-      expect(getKey(t.db, a.keyId)?.last_used_at).toBe(t.clock.now());
+      expect((await getKey(t.db, a.keyId))?.last_used_at).toBe(t.clock.now());
     });
 
     it('when account data changes between fetches, then the next fetch shows it at once', async () => {
-      const a = givenAccount(t);
+      const a = await givenAccount(t);
       expect((await catalog(a.key)).cards).toEqual([]);
       const base = { accountId: a.accountId, now: t.clock.now() };
-      insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
+      await insertCard(t.db, t.sealer, { ...base, number: '4000056655665556', anySite: true, allow: [], block: [], agent: false, limits: null });
       expect((await catalog(a.key)).cards).toHaveLength(1);
-      insertLogin(t.db, t.sealer, { ...base, label: 'shop', website: 'shop.example', extraWebsites: [], email: 'j@example.com', password: 'pass-1234' });
+      await insertLogin(t.db, t.sealer, { ...base, label: 'shop', website: 'shop.example', extraWebsites: [], email: 'j@example.com', password: 'pass-1234' });
       expect((await catalog(a.key)).logins.map((l: any) => l.label)).toEqual(['shop']);
-      deleteLogin(t.db, a.accountId, 'shop');
+      await deleteLogin(t.db, a.accountId, 'shop');
       expect((await catalog(a.key)).logins).toEqual([]);
     });
   });
 
   describe('url and host', () => {
     it('when url names a page, then page cards come first, anySite cards after, and logins narrow to the site', async () => {
-      const a = richAccount();
+      const a = await richAccount();
       const body = await catalog(a.key, `?url=${encodeURIComponent('https://www.acme.com/checkout?step=2#pay')}`);
       expect(body.cards.map((c: any) => c.anySite)).toEqual([false, true]);
       expect(body.logins.map((l: any) => l.label)).toEqual(['acme']);
@@ -167,25 +167,25 @@ describe('getTokenCatalog', () => {
     });
 
     it('when the url is sent unencoded, then it is read the same way', async () => {
-      const a = richAccount();
+      const a = await richAccount();
       const body = await catalog(a.key, '?url=https://www.acme.com/checkout');
       expect(body.logins.map((l: any) => l.label)).toEqual(['acme']);
     });
 
     it('when host is given instead of url, then it acts as the same filter', async () => {
-      const a = richAccount();
+      const a = await richAccount();
       expect(await catalog(a.key, '?host=shop.acme.com')).toEqual(await catalog(a.key, '?url=https://shop.acme.com/'));
     });
 
     it("when the page is one of a login's extra sites, then the login is registered for it", async () => {
-      const a = richAccount();
+      const a = await richAccount();
       const body = await catalog(a.key, '?host=login.acmeid.net');
       expect(body.logins.map((l: any) => l.label)).toEqual(['acme']);
       expect(body.cards.map((c: any) => c.anySite)).toEqual([true]);
     });
 
     it('when the url does not parse, then every site-scoped card and every login is dropped and anySite cards kept', async () => {
-      const a = richAccount();
+      const a = await richAccount();
       const full = await catalog(a.key);
       for (const bad of ['not a url', '%%%', 'http://', '127.0.0.1', 'com']) {
         const body = await catalog(a.key, `?url=${encodeURIComponent(bad)}`);
@@ -198,7 +198,7 @@ describe('getTokenCatalog', () => {
     });
 
     it('when url is empty or repeated, or the page is sent unencoded with its own query, then 200: empty or repeated matches no site, the query is ignored', async () => {
-      const a = richAccount();
+      const a = await richAccount();
       const empty = await t.call('/v1/tokens?url=', { key: a.key });
       expect(empty.status).toBe(200);
       const emptyBody = (await empty.json()) as any;
@@ -217,7 +217,7 @@ describe('getTokenCatalog', () => {
 
   describe('rate limits', () => {
     it('when a Free key sends 61 requests in a minute, then the 60th passes, the 61st is 429 with Retry-After, and the next window lets requests through', async () => {
-      const a = givenAccount(t, { plan: 'Free' });
+      const a = await givenAccount(t, { plan: 'Free' });
       // Start at the top of a fixed minute so Retry-After is predictable.
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       for (let i = 1; i <= 60; i++) expect((await t.call('/v1/tokens', { key: a.key })).status, `request ${i}`).toBe(200);
@@ -232,7 +232,7 @@ describe('getTokenCatalog', () => {
     });
 
     it('when the window has under a second left, then Retry-After is 1', async () => {
-      const a = givenAccount(t, { plan: 'Free' });
+      const a = await givenAccount(t, { plan: 'Free' });
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       for (let i = 0; i < 60; i++) await t.call('/v1/tokens', { key: a.key });
       t.clock.advance(59_900);
@@ -241,9 +241,9 @@ describe('getTokenCatalog', () => {
     });
 
     it('when two keys of a Free account share the minute, then the account refuses the 121st request', async () => {
-      const a = givenAccount(t, { plan: 'Free' });
-      const b = a.addKey();
-      const c = a.addKey();
+      const a = await givenAccount(t, { plan: 'Free' });
+      const b = await a.addKey();
+      const c = await a.addKey();
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       for (let i = 0; i < 60; i++) expect((await t.call('/v1/tokens', { key: a.key })).status).toBe(200);
       for (let i = 0; i < 60; i++) expect((await t.call('/v1/tokens', { key: b.key })).status).toBe(200);
@@ -253,8 +253,8 @@ describe('getTokenCatalog', () => {
     });
 
     it('when a request is refused, then it records nothing', async () => {
-      const a = givenAccount(t, { plan: 'Free' });
-      const b = a.addKey();
+      const a = await givenAccount(t, { plan: 'Free' });
+      const b = await a.addKey();
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       for (let i = 0; i < 60; i++) await t.call('/v1/tokens', { key: a.key });
       // Refused requests of key a must not eat into the account's budget that key b still uses.
@@ -263,23 +263,23 @@ describe('getTokenCatalog', () => {
     });
 
     it("when the account's limit refuses a request, then nothing is charged to the key's own counter either", async () => {
-      const a = givenAccount(t, { plan: 'Free' });
-      const b = a.addKey();
-      const c = a.addKey();
+      const a = await givenAccount(t, { plan: 'Free' });
+      const b = await a.addKey();
+      const c = await a.addKey();
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       // 40 requests per key fill the Free account's 120 while each key is under its own 60.
       for (const key of [a.key, b.key, c.key]) for (let i = 0; i < 40; i++) expect((await t.call('/v1/tokens', { key })).status).toBe(200);
       for (let i = 0; i < 5; i++) expect((await t.call('/v1/tokens', { key: a.key })).status, 'refused by the account').toBe(429);
       // The refusals show through the API once the account's limit no longer binds: on Plus within the same
       // minute, key a has exactly 300 - 40 requests left, not 300 - 45.
-      setPlan(t.db, a.accountId, 'Plus');
+      await setPlan(t.db, a.accountId, 'Plus');
       let passed = 0;
       while ((await t.call('/v1/tokens', { key: a.key })).status === 200) passed++;
       expect(passed).toBe(300 - 40);
     });
 
     it('when requests arrive concurrently, then exactly the plan limit passes', async () => {
-      const a = givenAccount(t, { plan: 'Free' });
+      const a = await givenAccount(t, { plan: 'Free' });
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       const statuses = await Promise.all(Array.from({ length: 90 }, () => t.call('/v1/tokens', { key: a.key }).then((r) => r.status)));
       expect(statuses.filter((s) => s === 200)).toHaveLength(60);
@@ -287,7 +287,7 @@ describe('getTokenCatalog', () => {
     });
 
     it('when the plan is Plus, then its own per-key limit applies', async () => {
-      const a = givenAccount(t, { plan: 'Plus' });
+      const a = await givenAccount(t, { plan: 'Plus' });
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       const statuses = await Promise.all(Array.from({ length: 301 }, () => t.call('/v1/tokens', { key: a.key }).then((r) => r.status)));
       expect(statuses.filter((s) => s === 200)).toHaveLength(300);
@@ -310,7 +310,7 @@ describe('errors outside the operations', () => {
   });
 
   it('when the request log is written, then it names the key id but never the key or a query value', async () => {
-    const a = givenAccount(t);
+    const a = await givenAccount(t);
     await t.call('/v1/tokens?url=https://secret-page.example/', { key: a.key });
     const text = JSON.stringify(t.logs);
     expect(text).toContain(a.keyId);

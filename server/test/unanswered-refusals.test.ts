@@ -38,7 +38,7 @@ describe('login writes that end before their body arrives', () => {
     `POST /v1/logins/requests HTTP/1.1\r\nHost: vault.test\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
   it(`when ${PER_MINUTE} filings stall mid-body until the 408, then none is counted and the next filing is accepted`, async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     const stalled = Promise.all(Array.from({ length: PER_MINUTE }, () => exchange(t.base, [`${head(a.key, 80)}{"website":`])));
     // While they are in flight they hold their places: the limit is never passed.
     await new Promise((r) => setTimeout(r, 300));
@@ -51,7 +51,7 @@ describe('login writes that end before their body arrives', () => {
   });
 
   it(`when ${PER_MINUTE} clients drop the connection mid-body, then none is counted and the next filing is accepted`, async () => {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     // Dropped after 300 ms: long after each was counted, long before the request timeout.
     const { hostname, port } = new URL(t.base);
     await Promise.all(

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const app = createApp({ db, clock, masterKey: randomBytes(32), contract: contract(), log: (l) => logs.push(l) });
   ready = app.ready;
   await app.ready();
-  countersAfterReady = (db.prepare('SELECT COUNT(*) AS n FROM counters').get() as { n: number }).n;
+  countersAfterReady = (db.sqlite.prepare('SELECT COUNT(*) AS n FROM counters').get() as { n: number }).n;
   server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -52,7 +52,7 @@ describe('getTokenCatalog', () => {
     });
 
     it('when warmed, then the catalog is answered and a body the document forbids is still refused', async () => {
-      const { key } = givenAccount({ db, clock });
+      const { key } = await givenAccount({ db, clock });
       const ok = await fetch(`${base}/v1/tokens`, { headers: { authorization: `Bearer ${key}` } });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toMatchObject({ cards: [], logins: [] });
@@ -75,7 +75,7 @@ describe('getTokenCatalog, while the validators compile', () => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
     try {
-      const { key } = givenAccount({ db: fresh, clock });
+      const { key } = await givenAccount({ db: fresh, clock });
       // As main.ts does: the document is loaded before the server is announced, once.
       expect(app.loaded()).toBe(app.loaded());
       await app.loaded();
@@ -91,7 +91,7 @@ describe('getTokenCatalog, while the validators compile', () => {
     } finally {
       listening.closeAllConnections();
       await new Promise((resolve) => listening.close(resolve));
-      fresh.close();
+      await fresh.close();
     }
   });
 });

@@ -79,7 +79,7 @@ describe('listWebhookDeliveries: an attempt the server did not finish', () => {
     const arrived = r.next();
     await s.call('POST', `${hook}/test`);
     await arrived;
-    s.webhooks.stop();
+    await s.webhooks.stop();
     const [delivery] = (await s.call('GET', `${hook}/deliveries`)).body.deliveries;
     expect(delivery).toMatchObject({
       status: 'failed',

@@ -253,7 +253,7 @@ describe('deliveries to names that resolve to what may not be dialled', () => {
     const { card, hook } = await off.agentCard();
     await off.call('GET', hook);
     // The same row as the first server saved, written as the store writes it.
-    off.db.prepare('UPDATE card_webhooks SET url = ? WHERE card_id = ?').run('http://localhost:4242/', card);
+    off.db.sqlite.prepare('UPDATE card_webhooks SET url = ? WHERE card_id = ?').run('http://localhost:4242/', card);
     await off.call('POST', `${hook}/test`);
     const [delivery] = await off.deliveries(hook);
     expect(delivery.attempts[0]).toMatchObject({ outcome: 'connection_failed', detail: expect.stringContaining('localhost is this machine') });
@@ -275,7 +275,7 @@ describe('signing secrets', () => {
     await s.call('POST', `${hook}/test`);
     await s.deliveries(hook);
 
-    const stored = s.db.prepare('SELECT secret, previous_secret FROM card_webhooks').all() as { secret: Buffer; previous_secret: Buffer | null }[];
+    const stored = s.db.sqlite.prepare('SELECT secret, previous_secret FROM card_webhooks').all() as { secret: Buffer; previous_secret: Buffer | null }[];
     for (const row of stored) {
       for (const sealed of [row.secret, row.previous_secret ?? Buffer.alloc(0)]) for (const plain of [first, second]) expect(sealed.includes(Buffer.from(plain))).toBe(false);
     }

@@ -58,15 +58,15 @@ function midBody(path: string, key: string, json: unknown, meanwhile: () => Prom
   });
 }
 
-const count = (table: string) => (t.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => (t.db.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 /** An account whose first key created a login through an approved signup request. */
 async function agentLogin(options: { scopedTo?: string[] } = {}): Promise<{ a: Account; label: string; loginId: string }> {
-  const a = signupAccount(t, options);
+  const a = await signupAccount(t, options);
   nextMinute(t);
   const approved = await signupApproved(t, a, `site${count('logins')}.com`);
   const label = approved.login.label as string;
-  return { a, label, loginId: getLoginByLabel(t.db, a.accountId, label)!.id };
+  return { a, label, loginId: (await getLoginByLabel(t.db, a.accountId, label))!.id };
 }
 
 /**
@@ -75,11 +75,11 @@ async function agentLogin(options: { scopedTo?: string[] } = {}): Promise<{ a: A
  */
 const writes: Record<string, () => Promise<{ a: Account; path: string; json: unknown; unchanged: () => unknown }>> = {
   async fileSignupRequest() {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     return { a, path: '/v1/logins/requests', json: { website: 'filing.com', email: 'agent@example.com' }, unchanged: () => count('signup_requests') };
   },
   async submitRecipe() {
-    const a = signupAccount(t);
+    const a = await signupAccount(t);
     return { a, path: '/v1/recipes', json: { key: 'authority.com', kind: 'merchant', status: 'partial' }, unchanged: () => count('recipe_submissions') };
   },
   async setLoginUsername() {
@@ -104,13 +104,13 @@ describe('authority at the moment of the write', () => {
 
   it.each(Object.keys(writes))('when the key of %s is revoked while its body arrives, then 401 invalid_api_key and nothing is written', async (operationId) => {
     const { a, path, json, unchanged } = await writes[operationId]!();
-    const before = unchanged();
+    const before = await unchanged();
     const answer = await midBody(path, a.key, json, async () => {
       expect((await fixture(t, 'DELETE', `/accounts/${a.accountId}/keys/${a.keyId}`)).status).toBe(204);
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(401);
     expect(answer.body.code).toBe('invalid_api_key');
-    expect(unchanged()).toEqual(before);
+    expect(await unchanged()).toEqual(before);
   });
 
   it.each(Object.keys(writes))('when the account of %s is deleted while its body arrives, then 401 invalid_api_key', async (operationId) => {
@@ -126,13 +126,13 @@ describe('authority at the moment of the write', () => {
     'when the signup permission of the key of %s is withdrawn while its body arrives, then 403 signup_not_enabled and nothing is written',
     async (operationId) => {
       const { a, path, json, unchanged } = await writes[operationId]!();
-      const before = unchanged();
+      const before = await unchanged();
       const answer = await midBody(path, a.key, json, async () => {
-        t.db.prepare('UPDATE api_keys SET signup_enabled = 0 WHERE id = ?').run(a.keyId);
+        t.db.sqlite.prepare('UPDATE api_keys SET signup_enabled = 0 WHERE id = ?').run(a.keyId);
       });
       expect(answer.status, JSON.stringify(answer.body)).toBe(403);
       expect(answer.body.code).toBe('signup_not_enabled');
-      expect(unchanged()).toEqual(before);
+      expect(await unchanged()).toEqual(before);
     },
   );
 
@@ -143,7 +143,7 @@ describe('authority at the moment of the write', () => {
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(404);
     expect(answer.body.code).toBe('not_found');
-    expect(readUsername(t.db, t.sealer, loginId)).toBeNull();
+    expect(await readUsername(t.db, t.sealer, loginId)).toBeNull();
   });
 
   it('when the key keeps its authority while the body arrives, then the write happens', async () => {

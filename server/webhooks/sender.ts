@@ -61,7 +61,8 @@ export class WebhookSender {
   constructor(private readonly options: WebhookSenderOptions) {
     this.transport = { ...systemTransport, ...options.transport };
     if (options.format.retries.length > 0) throw new Error('this server does not retry webhook deliveries; the document asks for retries');
-    this.settleOverdue();
+    // Settled in the background: a delivery cut off by an earlier stop or crash is recorded soon after start.
+    void this.settleOverdue();
   }
 
   get format(): WebhookFormat {
@@ -73,7 +74,7 @@ export class WebhookSender {
   }
 
   /** Starts a test delivery to `url`, signed with each of `secrets` (the current one first); returns its ids at once. */
-  sendTest(cardId: string, url: string, secrets: string[]): { deliveryId: string; eventId: string } {
+  async sendTest(cardId: string, url: string, secrets: string[]): Promise<{ deliveryId: string; eventId: string }> {
     if (this.stopped) throw new Error('the webhook sender has stopped');
     const { db, clock } = this.options;
     const deliveryId = newId('whd');
@@ -81,7 +82,7 @@ export class WebhookSender {
     const createdAt = clock.now();
     const event = { id: eventId, type: 'test', created_at: new Date(createdAt).toISOString(), agent_card_id: cardId };
     const started = this.transport.wallClock();
-    insertDelivery(db, { id: deliveryId, card_id: cardId, event_id: eventId, event_type: 'test', url, created_at: createdAt }, started + this.totalTimeoutMs + RECORDING_GRACE_MS);
+    await insertDelivery(db, { id: deliveryId, card_id: cardId, event_id: eventId, event_type: 'test', url, created_at: createdAt }, started + this.totalTimeoutMs + RECORDING_GRACE_MS);
     const abort = new AbortController();
     const flight: InFlight = { deliveryId, started, abort, done: Promise.resolve() };
     flight.done = this.deliver(flight, new URL(url), Buffer.from(JSON.stringify(event)), secrets).finally(() => this.inFlight.delete(flight));
@@ -98,26 +99,26 @@ export class WebhookSender {
    * A stop: every attempt in flight ends now and is recorded `interrupted`, while the database is
    * still open (the caller closes it next). Nothing is sent again after a restart.
    */
-  stop(): void {
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const flight of this.inFlight) {
-      this.record(flight.deliveryId, { started_at: flight.started, duration_ms: this.transport.wallClock() - flight.started, status_code: null, outcome: 'interrupted', detail: INTERRUPTED_DETAIL });
+      await this.record(flight.deliveryId, { started_at: flight.started, duration_ms: this.transport.wallClock() - flight.started, status_code: null, outcome: 'interrupted', detail: INTERRUPTED_DETAIL });
       flight.abort.abort();
     }
   }
 
   /** Records `interrupted` for every delivery whose attempt is over at the latest and was never recorded. */
-  settleOverdue(): void {
+  async settleOverdue(): Promise<void> {
     const now = this.transport.wallClock();
     const window = this.totalTimeoutMs + RECORDING_GRACE_MS;
-    for (const { id, pending_until } of overdueDeliveries(this.options.db, now)) {
-      this.record(id, { started_at: pending_until > window ? pending_until - window : now, duration_ms: 0, status_code: null, outcome: 'interrupted', detail: INTERRUPTED_DETAIL });
+    for (const { id, pending_until } of await overdueDeliveries(this.options.db, now)) {
+      await this.record(id, { started_at: pending_until > window ? pending_until - window : now, duration_ms: 0, status_code: null, outcome: 'interrupted', detail: INTERRUPTED_DETAIL });
     }
   }
 
-  private record(deliveryId: string, attempt: Omit<AttemptRow, 'delivery_id' | 'attempt'>): void {
+  private async record(deliveryId: string, attempt: Omit<AttemptRow, 'delivery_id' | 'attempt'>): Promise<void> {
     try {
-      recordAttempt(this.options.db, { delivery_id: deliveryId, attempt: 1, ...attempt });
+      await recordAttempt(this.options.db, { delivery_id: deliveryId, attempt: 1, ...attempt });
     } catch {
       // The database closed while the attempt was in flight: stop() recorded it first, or the next start will.
     }
@@ -143,6 +144,6 @@ export class WebhookSender {
       connect,
       signal: flight.abort.signal,
     }).catch((e: Error) => ({ statusCode: null, outcome: 'connection_failed' as const, detail: `The attempt failed (${e.name}).` }));
-    this.record(flight.deliveryId, { started_at: flight.started, duration_ms: Math.max(0, wallClock() - flight.started), status_code: result.statusCode, outcome: result.outcome, detail: result.detail });
+    await this.record(flight.deliveryId, { started_at: flight.started, duration_ms: Math.max(0, wallClock() - flight.started), status_code: result.statusCode, outcome: result.outcome, detail: result.detail });
   }
 }
