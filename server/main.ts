@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { assertWritable, databaseExists, openDb, ReadOnlyDatabaseError, SchemaTooNewError, type Db } from './store/db.js';
-import { Sealer, verifyMasterKey, WrongMasterKeyError } from './store/secrets.js';
+import { assertWritable, databaseExists, openDb, ReadOnlyDatabaseError, SchemaTooNewError, type Db, type SqliteStore } from './store/db.js';
+import { openPostgres, postgresHasSchema } from './store/postgres.js';
+import { Sealer, verifyMasterKey, verifyMasterKeyNow, WrongMasterKeyError } from './store/secrets.js';
 import { ManualClock, realClock, type Clock } from './domain/clock.js';
 import { loadContract } from './contract.js';
 import { parseLimitOverrides } from './config.js';
@@ -43,6 +44,16 @@ const args = new Set(process.argv.slice(2));
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const dataDir = resolve(env.VAULT_DATA_DIR ?? join(root, 'data'));
 const dbPath = env.VAULT_DB_PATH ?? join(dataDir, 'vault.db');
+// VAULT_DATABASE_URL=postgres://...: the store is that PostgreSQL database, shared by every replica
+// started with it (docs/postgres.md); without it, SQLite in the data directory.
+const databaseUrl = env.VAULT_DATABASE_URL || undefined;
+if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail('VAULT_DATABASE_URL must be a postgres:// URL');
+/** The database's URL without its password, for messages. */
+function describeUrl(url: string): string {
+  const u = new URL(url);
+  u.password = '';
+  return u.toString();
+}
 const localFile = join(dataDir, 'local.json');
 const demo = args.has('--demo');
 
@@ -106,19 +117,27 @@ try {
 }
 
 let db: Db;
+let sqliteStore: SqliteStore | undefined;
 let sealer: Sealer;
 let masterKey: Buffer;
 try {
-  // A database that holds data was written with a key: a missing key is then an error, not a new key.
-  masterKey = loadMasterKey(env, dataDir, databaseExists(dbPath) ? dbPath : undefined);
-  sealer = new Sealer(masterKey);
-  const check = (d: Db['sqlite']) => verifyMasterKey(d, sealer);
-  db = openDb(dbPath, { beforeMigrate: check });
-  check(db.sqlite);
-  assertWritable(db, dbPath);
+  if (databaseUrl) {
+    // A database that holds data was written with a key: a missing key is then an error, not a new key.
+    masterKey = loadMasterKey(env, dataDir, (await postgresHasSchema(databaseUrl)) ? describeUrl(databaseUrl) : undefined);
+    const keySealer = (sealer = new Sealer(masterKey));
+    db = await openPostgres({ url: databaseUrl, poolSize: Number(env.VAULT_DATABASE_POOL ?? 10), beforeMigrate: (d) => verifyMasterKey(d, keySealer) });
+    await verifyMasterKey(db, sealer);
+  } else {
+    masterKey = loadMasterKey(env, dataDir, databaseExists(dbPath) ? dbPath : undefined);
+    const keySealer = (sealer = new Sealer(masterKey));
+    const sqlite = openDb(dbPath, { beforeMigrate: (d) => verifyMasterKeyNow(d, keySealer) });
+    verifyMasterKeyNow(sqlite.sqlite, sealer);
+    assertWritable(sqlite, dbPath);
+    db = sqliteStore = sqlite;
+  }
 } catch (e) {
   if (e instanceof SchemaTooNewError || e instanceof WrongMasterKeyError || e instanceof MissingMasterKeyError || e instanceof ReadOnlyDatabaseError) fail(e.message);
-  fail(`cannot open the database ${dbPath}: ${(e as Error).message}`);
+  fail(`cannot open the database ${databaseUrl ? describeUrl(databaseUrl) : dbPath}: ${(e as Error).message}`);
 }
 
 // Registered before the banner: whoever reads the banner may stop the server at once. A stop
@@ -176,10 +195,11 @@ const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 // The outbox, watching before the first request is served: links are credentials, so only a demo
 // prints them, never in the request log, and only the demo account's. Other accounts are test
 // accounts of the fixture surface, which lists their links; a conformance run opens hundreds.
-if (demoAccount) watchNewLinks(db, sealer, demoAccount.accountId, (link) => process.stdout.write(`${outboxLine(contract, baseUrl, link)}\n`));
+// The outbox watches the SQLite connection's own inserts; on PostgreSQL the fixture surface lists the links.
+if (demoAccount && sqliteStore) watchNewLinks(sqliteStore, sealer, demoAccount.accountId, (link) => process.stdout.write(`${outboxLine(contract, baseUrl, link)}\n`));
 server.serve(app);
 {
-  const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs/`, `  database: ${dbPath}`];
+  const lines = [`credential-vault reference server listening on ${baseUrl}`, `  docs: ${baseUrl}/docs/`, `  database: ${databaseUrl ? describeUrl(databaseUrl) : dbPath}`];
   if (demoAccount) {
     const local: LocalConfig = { ...demoAccount, baseUrl, docsUrl: `${baseUrl}/docs/`, adminToken: adminToken! };
     writeFileSync(localFile, `${JSON.stringify(local, null, 2)}\n`, { mode: 0o600 });

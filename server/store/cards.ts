@@ -33,7 +33,7 @@ export async function insertCard(db: Db, sealer: Sealer, input: NewCard): Promis
     input.limits ? JSON.stringify(input.limits) : null,
     input.now,
   );
-  const addSite = stmt(db, 'INSERT OR IGNORE INTO card_sites (card_id, list, site) VALUES (?, ?, ?)');
+  const addSite = stmt(db, 'INSERT INTO card_sites (card_id, list, site) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   for (const site of input.allow) await addSite.run(id, 'allow', site);
   for (const site of input.block) await addSite.run(id, 'block', site);
   // The security code is never stored: its token asks the account holder to type it live.

@@ -11,14 +11,15 @@ export async function windowCount(db: Db, limitId: string, subject: string, wind
 export async function addToWindow(db: Db, limitId: string, subject: string, windowStart: number, by = 1): Promise<void> {
   await stmt(db, 
     `INSERT INTO counters (limit_id, subject, window_start, count) VALUES (?, ?, ?, ?)
-     ON CONFLICT (limit_id, subject, window_start) DO UPDATE SET count = count + excluded.count`,
+     ON CONFLICT (limit_id, subject, window_start) DO UPDATE SET count = counters.count + excluded.count`,
     'bookkeeping',
   ).run(limitId, subject, windowStart, by);
 }
 
 /** Takes back what addToWindow counted; a window is never counted below zero. */
 export async function subtractFromWindow(db: Db, limitId: string, subject: string, windowStart: number, by = 1): Promise<void> {
-  await stmt(db, 'UPDATE counters SET count = MAX(0, count - ?) WHERE limit_id = ? AND subject = ? AND window_start = ?', 'bookkeeping').run(
+  await stmt(db, 'UPDATE counters SET count = CASE WHEN count > ? THEN count - ? ELSE 0 END WHERE limit_id = ? AND subject = ? AND window_start = ?', 'bookkeeping').run(
+    by,
     by,
     limitId,
     subject,

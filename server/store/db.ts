@@ -6,6 +6,12 @@ import { dirname, join } from 'node:path';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/**
+ * The store cannot be reached or will not serve now (a database restarting, refusing connections,
+ * or too busy): the request is answered 503 with Retry-After, and the server recovers by itself.
+ */
+export class StoreUnavailableError extends Error {}
+
 export class SchemaTooNewError extends Error {
   constructor(readonly found: number, readonly known: number) {
     super(`database schema version ${found} is newer than this server knows (${known}); upgrade the server`);
@@ -31,7 +37,7 @@ function migrations(): Migration[] {
  * `beforeMigrate` runs on a database that already has a schema, before any migration or mode change
  * (the master-key check, so a wrong key changes nothing).
  */
-export function openDb(path: string, options: { beforeMigrate?: (db: Database.Database) => void } = {}): Db {
+export function openDb(path: string, options: { beforeMigrate?: (db: Database.Database) => void } = {}): SqliteStore {
   const db = new Database(path);
   try {
     const known = knownVersion();
@@ -87,7 +93,7 @@ export function databaseExists(path: string): boolean {
  * WAL files cannot be created, opens and reads fine and would then fail every write. The probe
  * rewrites one row to itself and rolls back, so it changes nothing.
  */
-export function assertWritable(handle: Db, path: string): void {
+export function assertWritable(handle: SqliteStore, path: string): void {
   const db = handle.sqlite;
   const rollback = new Error('rollback');
   try {
@@ -101,7 +107,8 @@ export function assertWritable(handle: Db, path: string): void {
   }
 }
 
-function knownVersion(): number {
+/** The newest schema version this server knows. */
+export function knownVersion(): number {
   const all = migrations();
   return all.length === 0 ? 0 : all[all.length - 1]!.version;
 }
@@ -145,7 +152,7 @@ export interface Statement {
  * or a transaction on it (`transaction` below), which is passed down to everything that runs in it.
  */
 export interface Db {
-  readonly dialect: 'sqlite';
+  readonly dialect: 'sqlite' | 'postgres';
   /** Whether this handle is a transaction's: its reads see its own uncommitted writes, and are never kept. */
   readonly inTransaction: boolean;
   /** The statement for `sql` on this handle; see `stmt`. */
@@ -159,7 +166,18 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Closes the connection; on SQLite, checkpointing its WAL. */
   close(): Promise<void>;
-  /** The better-sqlite3 connection, for what only SQLite has (pragmas, functions, the tests' raw reads). */
+  /**
+   * Changes whenever data may have changed, as far as this process can tell without asking the
+   * database: reads kept under one generation are good while it lasts (store/read-cache.ts), and
+   * are checked against their scope's version once it moves.
+   */
+  generation(): string;
+  /** Called as each request begins: the request sees every write committed before it began. */
+  beginRequestReads(): void;
+}
+
+/** The SQLite store, with its better-sqlite3 connection for what only SQLite has (pragmas, functions, the tests' raw reads). */
+export interface SqliteStore extends Db {
   readonly sqlite: Database.Database;
 }
 
@@ -377,6 +395,14 @@ class SqliteDb implements Db {
     if (this.conn.busy && insideTransaction?.getStore() === this.conn) throw new Error("the connection's own handle began a transaction inside its transaction");
     return this.conn.begin(fn);
   }
+
+  generation(): string {
+    return sqliteGeneration(this.conn);
+  }
+
+  beginRequestReads(): void {
+    this.conn.version = undefined;
+  }
 }
 
 /** An open transaction's handle. */
@@ -405,10 +431,14 @@ class SqliteTransaction implements Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     return this.conn.savepoint(fn, this);
   }
-}
 
-function connectionOf(db: Db): SqliteConnection {
-  return (db as SqliteDb | SqliteTransaction as unknown as { conn: SqliteConnection }).conn;
+  generation(): string {
+    return sqliteGeneration(this.conn);
+  }
+
+  beginRequestReads(): void {
+    this.conn.version = undefined;
+  }
 }
 
 /**
@@ -416,9 +446,12 @@ function connectionOf(db: Db): SqliteConnection {
  * bookkeeping), or a commit of any other connection (`PRAGMA data_version`), such as a second server
  * process on the same file. Reads cached under one generation are valid while it lasts.
  */
-export function dataGeneration(db: Db): string {
-  const conn = connectionOf(db);
+function sqliteGeneration(conn: SqliteConnection): string {
   return `${conn.generation}:${dataVersion(conn)}`;
+}
+
+export function dataGeneration(db: Db): string {
+  return db.generation();
 }
 
 /** How long a `PRAGMA data_version` read is reused while no request begins. */
@@ -431,7 +464,7 @@ const VERSION_REUSE_MS = 10;
  * most VERSION_REUSE_MS, which also bounds how stale work outside requests may see it.
  */
 export function beginRequestReads(db: Db): void {
-  connectionOf(db).version = undefined;
+  db.beginRequestReads();
 }
 
 function dataVersion(conn: SqliteConnection): number {

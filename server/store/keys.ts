@@ -91,7 +91,7 @@ export async function keyLoginIds(db: Db, keyId: string): Promise<string[]> {
 }
 
 export async function addKeyLogin(db: Db, keyId: string, loginId: string): Promise<void> {
-  await stmt(db, 'INSERT OR IGNORE INTO key_logins (key_id, login_id) VALUES (?, ?)').run(keyId, loginId);
+  await stmt(db, 'INSERT INTO key_logins (key_id, login_id) VALUES (?, ?) ON CONFLICT DO NOTHING').run(keyId, loginId);
 }
 
 export async function removeKeyLogin(db: Db, keyId: string, loginId: string): Promise<boolean> {

@@ -30,8 +30,9 @@ export interface NewLogin {
   now: number;
 }
 
-const LOGIN_COLUMNS = `id, account_id, label, website, email IS NOT NULL AS has_email, username IS NOT NULL AS has_username,
-  totp_secret IS NOT NULL AS has_totp, created_by_key, password_owner_managed, created_at`;
+const LOGIN_COLUMNS = `id, account_id, label, website, CASE WHEN email IS NULL THEN 0 ELSE 1 END AS has_email,
+  CASE WHEN username IS NULL THEN 0 ELSE 1 END AS has_username, CASE WHEN totp_secret IS NULL THEN 0 ELSE 1 END AS has_totp,
+  created_by_key, password_owner_managed, created_at`;
 
 export async function insertLogin(db: Db, sealer: Sealer, input: NewLogin): Promise<string> {
   const id = newId('login');
@@ -51,7 +52,7 @@ export async function insertLogin(db: Db, sealer: Sealer, input: NewLogin): Prom
     input.createdByKey ?? null,
     input.now,
   );
-  for (const host of input.extraWebsites) await stmt(db, 'INSERT OR IGNORE INTO login_extra_sites (login_id, host) VALUES (?, ?)').run(id, host);
+  for (const host of input.extraWebsites) await stmt(db, 'INSERT INTO login_extra_sites (login_id, host) VALUES (?, ?) ON CONFLICT DO NOTHING').run(id, host);
   const fields = ['password', ...(input.email ? ['email'] : []), ...(input.username ? ['username'] : []), ...(input.totpSecret ? ['totp'] : [])];
   for (const field of fields) await issueToken(db, { accountId: input.accountId, kind: 'login', recordId: id, field });
   return id;
@@ -133,7 +134,7 @@ export async function readPassword(db: Db, sealer: Sealer, loginId: string): Pro
 }
 
 export async function setPassword(db: Db, sealer: Sealer, loginId: string, password: string, ownerManaged: boolean): Promise<void> {
-  await stmt(db, 'UPDATE logins SET password = ?, password_owner_managed = MAX(password_owner_managed, ?) WHERE id = ?').run(
+  await stmt(db, 'UPDATE logins SET password = ?, password_owner_managed = CASE WHEN ? = 1 THEN 1 ELSE password_owner_managed END WHERE id = ?').run(
     sealer.seal(password),
     ownerManaged ? 1 : 0,
     loginId,

@@ -1,4 +1,4 @@
-import { stmt, type Db } from './db.js';
+import { stmt, type SqliteStore } from './db.js';
 import type { Sealer } from './secrets.js';
 import { signupLinkToken, type LinkKind } from './links.js';
 
@@ -23,7 +23,7 @@ export interface NewLink {
 
 type Inserted = { link: Buffer } | { request: string };
 
-export function watchNewLinks(db: Db, sealer: Sealer, accountId: string, onLink: (link: NewLink) => void): void {
+export function watchNewLinks(db: SqliteStore, sealer: Sealer, accountId: string, onLink: (link: NewLink) => void): void {
   const inserted: Inserted[] = [];
   const read = async (row: Inserted): Promise<NewLink | undefined> => {
     if ('request' in row) {

@@ -19,7 +19,7 @@ export async function setIdentityFields(db: Db, sealer: Sealer, accountId: strin
 
 /** field → whether it holds a value. */
 export async function identityPresence(db: Db, accountId: string): Promise<Map<string, boolean>> {
-  const rows = await stmt(db, 'SELECT field, value IS NOT NULL AS filled FROM identity_fields WHERE account_id = ?').all(accountId) as {
+  const rows = await stmt(db, 'SELECT field, CASE WHEN value IS NULL THEN 0 ELSE 1 END AS filled FROM identity_fields WHERE account_id = ?').all(accountId) as {
     field: string;
     filled: number;
   }[];

@@ -97,7 +97,7 @@ export async function pendingSubmissionIds(db: Db): Promise<string[]> {
 export async function contributions(db: Db): Promise<ContributedRow[]> {
   return (await stmt(
     db,
-    `SELECT id AS submission_id, recipe_key AS key, kind, platform, live_status AS status, body, evidence, status = 'merged' AS reviewed
+    `SELECT id AS submission_id, recipe_key AS key, kind, platform, live_status AS status, body, evidence, CASE WHEN status = 'merged' THEN 1 ELSE 0 END AS reviewed
      FROM recipe_submissions WHERE status <> 'rejected' ORDER BY recipe_key, live_since DESC, rowid DESC`,
   ).all()) as ContributedRow[];
 }

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
 import { randomBytes } from './random.js';
-import type { Db } from './db.js';
+import type Database from 'better-sqlite3';
+import { stmt, type Db } from './db.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -62,11 +63,25 @@ export class Sealer {
  * Proves at start-up that the key is the one the database was written with, so a wrong key
  * fails with one clear message instead of corrupting data or failing on the first read.
  */
-export function verifyMasterKey(db: Db['sqlite'], sealer: Sealer): void {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('key_check') as { value: Buffer } | undefined;
-  if (!row) {
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('key_check', sealer.seal(CHECK_PLAINTEXT));
-    return;
-  }
-  if (sealer.open(row.value) !== CHECK_PLAINTEXT) throw new WrongMasterKeyError();
+export async function verifyMasterKey(db: Db, sealer: Sealer): Promise<void> {
+  const row = (await stmt(db, KEY_CHECK_READ).get('key_check')) as { value: Buffer } | undefined;
+  const missing = keyCheck(row?.value, sealer);
+  if (missing) await stmt(db, KEY_CHECK_WRITE).run('key_check', missing);
+}
+
+/** As verifyMasterKey, on a better-sqlite3 connection before its migrations (server/main.ts). */
+export function verifyMasterKeyNow(db: Database.Database, sealer: Sealer): void {
+  const row = db.prepare(KEY_CHECK_READ).get('key_check') as { value: Buffer } | undefined;
+  const missing = keyCheck(row?.value, sealer);
+  if (missing) db.prepare(KEY_CHECK_WRITE).run('key_check', missing);
+}
+
+const KEY_CHECK_READ = 'SELECT value FROM meta WHERE key = ?';
+const KEY_CHECK_WRITE = 'INSERT INTO meta (key, value) VALUES (?, ?)';
+
+/** The check to store when there is none yet; throws when the stored one was sealed under another key. */
+function keyCheck(stored: Buffer | undefined, sealer: Sealer): Buffer | undefined {
+  if (!stored) return sealer.seal(CHECK_PLAINTEXT);
+  if (sealer.open(stored) !== CHECK_PLAINTEXT) throw new WrongMasterKeyError();
+  return undefined;
 }

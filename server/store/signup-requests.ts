@@ -68,7 +68,7 @@ export async function pendingAbove(db: Db, accountId: string, now: number, ceili
   if (stored <= ceiling) return false;
   const live = await stmt(
     db,
-    "SELECT COUNT(*) FROM (SELECT 1 FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ? LIMIT ?)",
+    "SELECT COUNT(*) FROM (SELECT 1 FROM signup_requests WHERE account_id = ? AND status = 'pending' AND expires_at > ? LIMIT ?) AS live",
   )
     .pluck()
     .get(accountId, now, ceiling + 1) as number;
@@ -98,7 +98,7 @@ export async function recordApprovalFailure(db: Db, id: string, reason: string):
 export async function scopedListCounts(db: Db, keyId: string): Promise<{ added: number; total: number }> {
   return (await stmt(
     db,
-    `SELECT COUNT(*) AS total, COALESCE(SUM(l.created_by_key = kl.key_id), 0) AS added
+    `SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN l.created_by_key = kl.key_id THEN 1 ELSE 0 END), 0) AS added
      FROM key_logins kl JOIN logins l ON l.id = kl.login_id WHERE kl.key_id = ?`,
   ).get(keyId)) as { added: number; total: number };
 }

@@ -9,7 +9,7 @@ export async function cardExists(db: Db, cardId: string): Promise<boolean> {
 
 /** Whether an address field holds a value; undefined when the address (or the field) does not exist. */
 export async function addressFieldFilled(db: Db, addressId: string, field: string): Promise<boolean | undefined> {
-  const row = await stmt(db, 'SELECT value IS NOT NULL AS filled FROM address_fields WHERE address_id = ? AND field = ?').get(addressId, field) as
+  const row = await stmt(db, 'SELECT CASE WHEN value IS NULL THEN 0 ELSE 1 END AS filled FROM address_fields WHERE address_id = ? AND field = ?').get(addressId, field) as
     | { filled: number }
     | undefined;
   return row === undefined ? undefined : row.filled === 1;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb, type Db } from '../store/db.js';
+import { openDb, type SqliteStore } from '../store/db.js';
 import { loadContract, type LimitDef } from '../contract.js';
 import { ManualClock } from '../domain/clock.js';
 import { Limiter, type LimitCheck } from '../domain/limiter.js';
@@ -12,21 +12,21 @@ const contract = loadContract();
 const perKey = contract.limit('catalog-per-key');
 const perAccount = contract.limit('catalog-per-account');
 const dirs: string[] = [];
-const dbs: Db[] = [];
+const dbs: SqliteStore[] = [];
 
 afterEach(async () => {
   for (const db of dbs.splice(0)) await db.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function fileDb(dir = mkdtempSync(join(tmpdir(), 'vault-limiter-'))): { db: Db; dir: string } {
+function fileDb(dir = mkdtempSync(join(tmpdir(), 'vault-limiter-'))): { db: SqliteStore; dir: string } {
   if (!dirs.includes(dir)) dirs.push(dir);
   const db = openDb(join(dir, 'v.db'));
   dbs.push(db);
   return { db, dir };
 }
 
-function limiter(db: Db, clock: ManualClock, overrides: Record<string, number> = {}): Limiter {
+function limiter(db: SqliteStore, clock: ManualClock, overrides: Record<string, number> = {}): Limiter {
   return new Limiter(db, clock, contract, { overrides });
 }
 
@@ -35,7 +35,7 @@ const checks = (key: string, account = 'acc'): LimitCheck[] => [
   { limit: perAccount, subject: account, plan: 'Free' },
 ];
 
-function counted(db: Db, limitId: string, subject: string): number {
+function counted(db: SqliteStore, limitId: string, subject: string): number {
   const row = db.sqlite.prepare('SELECT SUM(count) AS n FROM counters WHERE limit_id = ? AND subject = ?').get(limitId, subject) as { n: number | null };
   return row.n ?? 0;
 }

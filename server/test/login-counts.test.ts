@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { migrate, openDb, type Db } from '../store/db.js';
+import { migrate, openDb, type SqliteStore } from '../store/db.js';
 import { Sealer } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
 import { countLogins, deleteLogin, insertLogin } from '../store/logins.js';
@@ -12,20 +12,20 @@ import { countLogins, deleteLogin, insertLogin } from '../store/logins.js';
 // of the logins says.
 
 const sealer = new Sealer(randomBytes(32));
-const counted = (db: Db, accountId: string) => db.sqlite.prepare('SELECT COUNT(*) FROM logins WHERE account_id = ?').pluck().get(accountId) as number;
+const counted = (db: SqliteStore, accountId: string) => db.sqlite.prepare('SELECT COUNT(*) FROM logins WHERE account_id = ?').pluck().get(accountId) as number;
 
 const step = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('add' as const), account: fc.integer({ min: 0, max: 1 }), label: fc.nat({ max: 5 }) }), weight: 3 },
   fc.record({ op: fc.constantFrom('remove' as const, 'delete-row' as const), account: fc.integer({ min: 0, max: 1 }), label: fc.nat({ max: 5 }) }),
 );
 
-async function given(db: Db): Promise<string[]> {
+async function given(db: SqliteStore): Promise<string[]> {
   const ids: string[] = [];
   for (const i of [0, 1]) ids.push((await openAccount(db, { plan: 'Free', name: `a${i}`, now: 0 })).id);
   return ids;
 }
 
-async function add(db: Db, accountId: string, label: string) {
+async function add(db: SqliteStore, accountId: string, label: string) {
   await insertLogin(db, sealer, { accountId, label, website: 'acme.com', extraWebsites: [], password: 'pw-Secret-1', now: 0 });
 }
 

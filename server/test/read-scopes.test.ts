@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { beginRequestReads, stmt, transaction, type Db } from '../store/db.js';
+import { beginRequestReads, stmt, transaction, type Db, type SqliteStore } from '../store/db.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { Sealer } from '../store/secrets.js';
 import { twoConnectionsEachTest } from './shared-file.js';
@@ -16,12 +16,12 @@ import { insertSubmission } from '../store/recipes.js';
 
 const sealer = new Sealer(randomBytes(32));
 const dbs = twoConnectionsEachTest();
-let a: Db;
-let b: Db;
+let a: SqliteStore;
+let b: SqliteStore;
 beforeEach(() => ({ a, b } = dbs));
 
 /** A kept read on `db` under `scope` that counts its builds. */
-function counted(db: Db, key: string, scope?: string) {
+function counted(db: SqliteStore, key: string, scope?: string) {
   let builds = 0;
   const read = () => cachedRead(db, key, async () => ++builds, scope);
   return { read, builds: () => builds };

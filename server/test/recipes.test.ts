@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contract, givenAccount, readAnswer as answer, startServer, type TestServer } from './support.js';
 import { runFailingServer } from './process.js';
-import { openDb, type Db } from '../store/db.js';
+import { openDb, type SqliteStore } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
 import type { ServerConfig } from '../config.js';
 import { RecipeRegistry, VERDICT } from '../domain/recipes.js';
@@ -27,7 +27,7 @@ interface RecipeServer extends TestServer {
 }
 
 /** A reference server with its recipe registry in hand, so tests can hold and await screening. */
-async function startRecipeServer(options: { config?: Partial<ServerConfig>; db?: Db } = {}): Promise<RecipeServer> {
+async function startRecipeServer(options: { config?: Partial<ServerConfig>; db?: SqliteStore } = {}): Promise<RecipeServer> {
   const db = options.db ?? openDb(':memory:');
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12, 0, 0));
   const recipes = new RecipeRegistry({ db, clock, contract: contract(), log: () => {} }, loadRelease(contract()));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb, stmt, type Db } from '../store/db.js';
+import { openDb, stmt, type Db, type SqliteStore } from '../store/db.js';
 import { writeInSharedCommit } from '../store/shared-commit.js';
 import { loadContract } from '../contract.js';
 import { ManualClock } from '../domain/clock.js';
@@ -11,7 +11,7 @@ import { givenAccount, rawAnswer, startServer } from './support.js';
 
 const contract = loadContract();
 const dirs: string[] = [];
-const dbs: Db[] = [];
+const dbs: SqliteStore[] = [];
 
 afterEach(async () => {
   for (const db of dbs.splice(0)) await db.close();
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 /** Two connections on one file: `a` writes, `b` watches what is committed. */
-function twoConnections(): { a: Db; b: Db } {
+function twoConnections(): { a: SqliteStore; b: SqliteStore } {
   const dir = mkdtempSync(join(tmpdir(), 'vault-commit-'));
   dirs.push(dir);
   const a = openDb(join(dir, 'v.db'));
@@ -29,8 +29,8 @@ function twoConnections(): { a: Db; b: Db } {
 }
 
 /** Commits by other connections, as `b` sees them. */
-const commitsSeen = (b: Db) => b.sqlite.pragma('data_version', { simple: true }) as number;
-const metaKeys = (db: Db) => (db.sqlite.prepare("SELECT key FROM meta WHERE key LIKE 'w%' ORDER BY key").pluck().all() as string[]).join(',');
+const commitsSeen = (b: SqliteStore) => b.sqlite.pragma('data_version', { simple: true }) as number;
+const metaKeys = (db: SqliteStore) => (db.sqlite.prepare("SELECT key FROM meta WHERE key LIKE 'w%' ORDER BY key").pluck().all() as string[]).join(',');
 /** A write of one row, run in the transaction it is handed. */
 const put = (key: string) => async (tx: Db) => {
   await stmt(tx, 'INSERT INTO meta (key, value) VALUES (?, ?)').run(key, Buffer.from(key));

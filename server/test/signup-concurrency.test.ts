@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnServer, type ServerProcess } from './process.js';
-import { openDb, transaction, type Db } from '../store/db.js';
-import { Sealer, verifyMasterKey } from '../store/secrets.js';
+import { openDb, transaction, type SqliteStore } from '../store/db.js';
+import { Sealer, verifyMasterKeyNow } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey } from '../store/keys.js';
 import { insertLogin, listLogins } from '../store/logins.js';
@@ -19,7 +19,7 @@ import { insertLogin, listLogins } from '../store/logins.js';
 const ADMIN = 'adm_concurrency_test';
 const BUDGET = 3;
 let dir: string;
-let db: Db;
+let db: SqliteStore;
 let sealer: Sealer;
 let servers: ServerProcess[] = [];
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   sealer = new Sealer(masterKey);
   // The test's own connection migrates the file and writes the key check before the servers start.
   db = openDb(join(dir, 'vault.db'));
-  verifyMasterKey(db.sqlite, sealer);
+  verifyMasterKeyNow(db.sqlite, sealer);
   const env = {
     VAULT_DATA_DIR: dir,
     VAULT_MASTER_KEY: masterKey.toString('hex'),

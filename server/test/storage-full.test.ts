@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { isStorageFull, openDb, type Db } from '../store/db.js';
+import { isStorageFull, openDb, type SqliteStore } from '../store/db.js';
 import { answerProblem } from './answers.js';
 import { contract, startServer, type TestServer } from './support.js';
 import { ADMIN, fileOk, fixture, poll, signupAccount, signupToken, type Account } from './signup-support.js';
@@ -13,7 +13,7 @@ import { ADMIN, fileOk, fixture, poll, signupAccount, signupToken, type Account 
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
-function fullSwitch(db: Db): { full: boolean } {
+function fullSwitch(db: SqliteStore): { full: boolean } {
   const state = { full: false };
   const prepare = db.sqlite.prepare.bind(db.sqlite);
   db.sqlite.prepare = ((sql: string) => {
@@ -26,7 +26,7 @@ function fullSwitch(db: Db): { full: boolean } {
       };
     }
     return statement;
-  }) as Db['sqlite']['prepare'];
+  }) as SqliteStore['sqlite']['prepare'];
   return state;
 }
 

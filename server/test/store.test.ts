@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, migrate, beginRequestReads, stmt } from '../store/db.js';
 import { cachedRead } from '../store/read-cache.js';
-import { Sealer, verifyMasterKey, WrongMasterKeyError } from '../store/secrets.js';
+import { Sealer, verifyMasterKeyNow, WrongMasterKeyError } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
 import { createKey, findLiveKey } from '../store/keys.js';
 import { insertLogin, readPassword } from '../store/logins.js';
@@ -44,8 +44,8 @@ describe('store', () => {
 
   it('when the database was written under one key, then another key is refused at start', () => {
     const db = openDb(':memory:');
-    verifyMasterKey(db.sqlite, new Sealer(randomBytes(32)));
-    expect(() => verifyMasterKey(db.sqlite, new Sealer(randomBytes(32)))).toThrow(WrongMasterKeyError);
+    verifyMasterKeyNow(db.sqlite, new Sealer(randomBytes(32)));
+    expect(() => verifyMasterKeyNow(db.sqlite, new Sealer(randomBytes(32)))).toThrow(WrongMasterKeyError);
   });
 
   it('when secrets are stored, then the database file holds none of them in plain text', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type AddressInfo } from 'node:net';
 import { createServer, type RequestListener } from 'node:http';
-import { openDb, type Db } from '../store/db.js';
+import { openDb, type SqliteStore } from '../store/db.js';
 import { Sealer } from '../store/secrets.js';
 import { ManualClock } from '../domain/clock.js';
 import { createApp } from '../app.js';
@@ -35,7 +35,7 @@ export function contract(): Contract {
 
 export interface TestServer {
   base: string;
-  db: Db;
+  db: SqliteStore;
   clock: ManualClock;
   sealer: Sealer;
   masterKey: Buffer;
@@ -47,7 +47,7 @@ export interface TestServer {
 
 /** A reference server on 127.0.0.1, port 0, over an in-memory database and a manual clock. */
 export async function startServer(
-  options: { config?: Partial<ServerConfig>; db?: Db; clock?: ManualClock; recipes?: RecipeRegistry; contract?: Contract } = {},
+  options: { config?: Partial<ServerConfig>; db?: SqliteStore; clock?: ManualClock; recipes?: RecipeRegistry; contract?: Contract } = {},
 ): Promise<TestServer> {
   const db = options.db ?? openDb(':memory:');
   const clock = options.clock ?? new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 0));

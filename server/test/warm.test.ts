@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
-import { openDb, type Db } from '../store/db.js';
+import { openDb, type SqliteStore } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
 import { contract, givenAccount } from './support.js';
 
@@ -12,7 +12,7 @@ import { contract, givenAccount } from './support.js';
 // here; these tests pin down that warming has no side effect and changes no answer, and that a
 // server warming while it serves answers between the stages of warming.
 
-let db: Db;
+let db: SqliteStore;
 let server: Server;
 let base: string;
 let logs: Record<string, unknown>[];
