@@ -35,7 +35,11 @@ function runAs(): { uid: number; gid: number; prefix: string[] } | undefined {
 function run(command: string, args: string[]): void {
   const as = runAs();
   const [file, ...rest] = as ? [...as.prefix, command, ...args] : [command, ...args];
-  execFileSync(file!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    execFileSync(file!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    throw new Error(`${command} failed: ${String((e as { stderr?: Buffer }).stderr ?? (e as Error).message).trim()}`);
+  }
 }
 
 export interface Cluster {
@@ -45,7 +49,10 @@ export interface Cluster {
   stop(): void;
 }
 
-/** Creates and starts a cluster in `dir` (which must not exist yet) on a free port of 127.0.0.1. */
+/**
+ * Creates and starts a cluster in `dir` (which must not exist yet, in a directory the server's
+ * user may pass through) on a free port of 127.0.0.1.
+ */
 export async function startCluster(dir: string): Promise<Cluster> {
   const bin = postgresBin();
   const as = runAs();

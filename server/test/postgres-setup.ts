@@ -1,6 +1,6 @@
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { startCluster } from '../../scripts/postgres-cluster.js';
 
@@ -21,7 +21,7 @@ export default async function setup(project: TestProject) {
     project.provide('postgresUrl', given);
     return;
   }
-  const cluster = await startCluster(join(mkdtempSync(join(tmpdir(), 'vault-pg-')), 'cluster'));
+  const cluster = await startCluster(join(tmpdir(), `vault-pg-${randomBytes(6).toString('hex')}`));
   project.provide('postgresUrl', cluster.url);
   return () => cluster.stop();
 }
