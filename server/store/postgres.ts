@@ -16,8 +16,14 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 /** Any constant: the key of the advisory lock that lets one replica migrate at a time. */
 const MIGRATION_LOCK = 7_361_442_019;
 
-/** How often a transaction is run again after a serialization failure before the request gives up with 503. */
-const MAX_ATTEMPTS = 30;
+/**
+ * How often a transaction is run again after a serialization failure before the request gives up
+ * with 503. Each round of conflicting writes commits at least one of them, so a burst of writes to
+ * one account (a fixture filling it to its ceiling) needs about as many rounds as it has writes.
+ */
+const MAX_ATTEMPTS = 200;
+/** The longest wait between two attempts; the wait is random up to a bound that doubles from 1 ms. */
+const MAX_BACKOFF_MS = 100;
 
 export interface PostgresOptions {
   /** `postgres://user@host:port/database` */
@@ -162,6 +168,8 @@ export class PostgresDb implements Db, Runner {
   private requests = 0;
   /** Transactions run again after a conflict, since start: the bench and the tests read it. */
   retries = 0;
+  /** The end of the last transaction asked for: this process runs its transactions one at a time. */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(readonly pool: pg.Pool) {}
 
@@ -194,9 +202,18 @@ export class PostgresDb implements Db, Runner {
   /**
    * Runs `fn` in a SERIALIZABLE transaction on a connection of its own. A serialization failure or
    * a deadlock, in any statement or in the commit, rolls it back and runs `fn` again after a short
-   * random wait; nothing of a failed attempt is kept.
+   * random wait; nothing of a failed attempt is kept. This process's transactions run one after
+   * another, as on SQLite's one connection (the writes of a turn share one, store/shared-commit.ts):
+   * the writes of one replica never conflict with each other, and only another replica's can make
+   * one run again. Reads outside transactions run at once, on any free connection.
    */
-  async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    const run = this.last.then(() => this.attempts(fn));
+    this.last = run.catch(() => undefined);
+    return run;
+  }
+
+  private async attempts<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let client: pg.PoolClient;
       try {
@@ -219,7 +236,7 @@ export class PostgresDb implements Db, Runner {
         client.release(broken);
         if (!RETRY.has((err as { code?: string }).code ?? '') || attempt >= MAX_ATTEMPTS) throw unavailableOr(err);
         this.retries++;
-        await sleep(Math.random() * Math.min(50, 2 ** attempt));
+        await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
       }
     }
   }
