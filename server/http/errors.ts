@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Contract } from '../contract.js';
 import { ApiError } from '../domain/errors.js';
-import { storageFull } from '../domain/storage.js';
-import { isStorageFull } from '../store/db.js';
+import { storageFull, storeUnavailable } from '../domain/storage.js';
+import { isStorageFull, StoreUnavailableError } from '../store/db.js';
 import { invalidRecipe, submissionProblems } from '../domain/recipes.js';
 import { context } from './context.js';
 import { hasBody } from './body.js';
@@ -47,6 +47,9 @@ export function errorHandler(contract: Contract, log: (line: Record<string, unkn
     if (isStorageFull(err)) {
       log({ level: 'error', msg: 'storage full', path: loggedPath(req) });
       err = storageFull();
+    } else if (err instanceof StoreUnavailableError) {
+      log({ level: 'error', msg: 'database unavailable', path: loggedPath(req), error: (err.cause as Error | undefined)?.message ?? err.message });
+      err = storeUnavailable();
     }
     if (err instanceof ApiError) {
       for (const [name, value] of Object.entries(err.extra.headers ?? {})) res.setHeader(name, value);
