@@ -23,6 +23,7 @@ import { linkBodyGates, linkHandlers } from './http/links.js';
 import { noStore } from './http/cache-control.js';
 import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRouter } from './http/docs.js';
+import { healthRouter, type Readiness } from './http/health.js';
 import { pages as linkPages } from './http/pages/negotiation.js';
 import { loadDocument, warmValidator } from './http/warm.js';
 import { validatorStages } from './http/validator.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   recipes?: RecipeRegistry;
   /** How webhook deliveries reach the network; tests inject a recorder or shorter time-outs. */
   webhookTransport?: Partial<WebhookTransport>;
+  /** Whether the replica takes requests (http/health.ts); main.ts marks it draining on a stop. */
+  readiness?: Readiness;
 }
 
 const handlers: Handlers = { ...tokenHandlers, ...recipeHandlers, ...signupHandlers, ...linkHandlers };
@@ -127,6 +130,8 @@ export function createApp(options: AppOptions) {
     rememberVerdicts(requests),
     handle,
   ]);
+  const readiness: Readiness = options.readiness ?? { draining: false };
+  app.use(healthRouter(options.db, readiness));
   app.use(docsRouter());
   if (config.adminToken) app.use('/_fixtures', beginReads, fixturesRouter(services, config.adminToken));
   app.use(unknownPath);
@@ -142,7 +147,7 @@ export function createApp(options: AppOptions) {
   // The document alone, loaded into the validator: main.ts awaits it before its banner.
   let documentLoaded: Promise<void> | undefined;
   const loaded = () => (documentLoaded ??= loadDocument(app, contract, stages));
-  return Object.assign(app, { ready, loaded, webhooks });
+  return Object.assign(app, { ready, loaded, webhooks, readiness });
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -146,6 +146,7 @@ try {
 // acknowledged is committed already.
 let stopping = false;
 let stopWebhooks: () => Promise<void> | void = () => {};
+const readiness = { draining: false };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) {
@@ -153,6 +154,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }
     stopping = true;
+    // A load balancer reading /_health/ready sends this replica nothing new from now on.
+    readiness.draining = true;
     jsonLog({ msg: 'stopping', signal, drainSeconds: settings.drainMs / 1000 });
     void server.drain().then(async () => {
       // A refused request's count is taken back in the commit of the turn after its answer.
@@ -174,6 +177,7 @@ const demoAccount: DemoAccount | undefined = demo ? (previous.accountId && previ
 const recipes = new RecipeRegistry({ db, clock, contract, log: jsonLog }, release);
 const app = createApp({
   db,
+  readiness,
   clock,
   masterKey,
   contract,
