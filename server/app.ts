@@ -1,7 +1,7 @@
 import express, { type NextFunction, type RequestHandler, type Response } from 'express';
 import { beginRequestReads, type Db } from './store/db.js';
 import { Sealer } from './store/secrets.js';
-import type { Clock } from './domain/clock.js';
+import { SharedManualClock, type Clock } from './domain/clock.js';
 import { Limiter } from './domain/limiter.js';
 import { loadContract, type Contract, type Operation } from './contract.js';
 import { defaultConfig, type ServerConfig } from './config.js';
@@ -96,8 +96,11 @@ export function createApp(options: AppOptions) {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', parseQuery);
+  const clock = options.clock;
   const beginReads: RequestHandler = (_req, _res, next) => {
     beginRequestReads(options.db);
+    // Replicas that share a manual clock read its time as each request begins.
+    if (clock instanceof SharedManualClock) return clock.refresh().then(() => next());
     next();
   };
   const handle: RequestHandler = (req, res, next) => {

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { assertWritable, databaseExists, openDb, ReadOnlyDatabaseError, SchemaTooNewError, type Db, type SqliteStore } from './store/db.js';
 import { openPostgres, postgresHasSchema } from './store/postgres.js';
 import { Sealer, verifyMasterKey, verifyMasterKeyNow, WrongMasterKeyError } from './store/secrets.js';
-import { ManualClock, realClock, type Clock } from './domain/clock.js';
+import { ManualClock, realClock, SharedManualClock, type Clock } from './domain/clock.js';
+import { advanceStoredClock, readStoredClock, startStoredClock } from './store/clock.js';
 import { loadContract } from './contract.js';
 import { parseLimitOverrides } from './config.js';
 import { loadMasterKey, MissingMasterKeyError } from './master-key.js';
@@ -93,7 +94,7 @@ const clockSetting = env.VAULT_CLOCK ?? 'real';
 const manualStart = clockSetting.startsWith('manual:') ? Date.parse(clockSetting.slice('manual:'.length)) : Date.now();
 if (clockSetting !== 'real' && !clockSetting.startsWith('manual')) fail(`VAULT_CLOCK must be "real", "manual" or "manual:<ISO time>", got "${clockSetting}"`);
 if (Number.isNaN(manualStart)) fail(`VAULT_CLOCK: cannot read the time in "${clockSetting}"`);
-const clock: Clock = clockSetting.startsWith('manual') ? new ManualClock(manualStart) : realClock;
+let clock: Clock = clockSetting.startsWith('manual') ? new ManualClock(manualStart) : realClock;
 
 const port = Number(env.PORT ?? 8080);
 const host = env.HOST ?? '127.0.0.1';
@@ -138,6 +139,13 @@ try {
 } catch (e) {
   if (e instanceof SchemaTooNewError || e instanceof WrongMasterKeyError || e instanceof MissingMasterKeyError || e instanceof ReadOnlyDatabaseError) fail(e.message);
   fail(`cannot open the database ${databaseUrl ? describeUrl(databaseUrl) : dbPath}: ${(e as Error).message}`);
+}
+
+// Replicas on one PostgreSQL database share a manual clock through it: the first to start sets its
+// time, and moving it through any replica's fixture surface moves it for all of them.
+if (databaseUrl && clock instanceof ManualClock) {
+  const shared = db;
+  clock = new SharedManualClock(await startStoredClock(shared, manualStart), () => readStoredClock(shared), (ms) => advanceStoredClock(shared, ms));
 }
 
 // Registered before the banner: whoever reads the banner may stop the server at once. A stop
