@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200 --reads 50 --only main|scale]; --help lists the options.
+// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200 --reads 50 --only main|scale|postgres]; --help lists the options.
 //
 // Load-tests GET /v1/tokens of the reference server against baselines measured in the same run:
 // raw node:http and a bare Express route serving the same catalog bytes, and Prism mocking the
@@ -8,6 +8,8 @@
 // only; every process it starts is stopped. Any non-2xx answer makes the run invalid (exit 1).
 // The scale section (scripts/bench/scale.ts) then runs the recipe lookup, the index, the catalog,
 // reads right after writes and a filing at demo size and at the sizes the specification allows.
+// The PostgreSQL section (scripts/bench/postgres.ts) runs the catalog read, the lookup and a filing
+// on SQLite and on PostgreSQL, one replica against two, and a read after a write on another replica.
 // Not part of `npm test`.
 import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { withExtraPaths } from './bench/extra-paths.js';
 import { get, pinSelf, ROOT, sampleMemory, startBenchServer, startPrism, treeCpuMicros, type Running } from './bench/processes.js';
 import { lookupMicros } from './bench/lookup.js';
 import { runScale } from './bench/scale.js';
+import { formatPostgres, runPostgres } from './bench/postgres.js';
 import { formatScale } from './bench/scale-report.js';
 import { formatReport, VARIANT_IDS, variantLabels, type Lookup, type Measured, type VariantId } from './bench/report.js';
 
@@ -35,7 +38,7 @@ Options:
   --warmup <s>         seconds of load per variant before the rounds (default 1)
   --extra-paths <n>    documented paths added for the "+N paths" variant (default 200)
   --reads <n>          scale section: reads timed one at a time per kind, size and round (default 50)
-  --only <section>     run only "main" (GET /v1/tokens against the baselines) or "scale"
+  --only <section>     run only "main" (GET /v1/tokens against the baselines), "scale" or "postgres"
   -h, --help           print this and exit`;
 
 const OPTIONS = {
@@ -79,8 +82,8 @@ const settings = {
   extraPaths: number('extra-paths', 0, true),
   reads: number('reads', 1, true),
 };
-if (args.only !== undefined && args.only !== 'main' && args.only !== 'scale') usageError(`--only must be "main" or "scale", got "${args.only}"`);
-const sections = { main: args.only !== 'scale', scale: args.only !== 'main' };
+if (args.only !== undefined && !['main', 'scale', 'postgres'].includes(args.only)) usageError(`--only must be "main", "scale" or "postgres", got "${args.only}"`);
+const sections = { main: args.only === undefined || args.only === 'main', scale: args.only === undefined || args.only === 'scale', postgres: args.only === undefined || args.only === 'postgres' };
 
 // Plan limits would refuse almost every request of a load test; the deployment setting raises
 // them for the bench account. The limiter still runs and writes its counters on every request.
@@ -117,6 +120,12 @@ async function main(): Promise<number> {
     const measured = await runScale(work, settings, (s) => servers.push(s), log);
     await stopAll();
     texts.push([...(sections.main ? [] : [machine, '']), ...formatScale(measured).lines].join('\n'));
+  }
+  if (sections.postgres) {
+    log(`postgres: ${settings.rounds} rounds of ${settings.duration} s per load and store, ${settings.reads} reads after a write each`);
+    const measured = await runPostgres(work, settings, (s) => servers.push(s), log);
+    await stopAll();
+    texts.push([...(sections.main || sections.scale ? [] : [machine, '']), ...formatPostgres(measured, settings)].join('\n'));
   }
   const text = texts.join('\n\n');
   console.log(text);

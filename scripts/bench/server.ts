@@ -12,6 +12,8 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 
 export interface ServerReady {
+  /** The reference's demo account (a second replica on the same database is handed it). */
+  demo?: { accountId: string; keys: { agent: string; signup: string } };
   port: number;
   /** Date.now() when the socket listened, for the time to first response. */
   listeningAt: number;
@@ -86,14 +88,23 @@ if (kind === 'raw') {
   const { parseLimitOverrides } = await import('../../server/config.js');
   const { seedDemo } = await import('../../server/demo.js');
   const { createHttpServer, httpSettings } = await import('../../server/http/server.js');
-  // A file database, as deployed (WAL; the limiter's counters are written on every request).
-  const dir = mkdtempSync(join(tmpdir(), 'vault-bench-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const db = openDb(join(dir, 'vault.db'));
-  cleanups.unshift(() => void db.close());
-  const masterKey = randomBytes(32);
+  // A file database, as deployed (WAL; the limiter's counters are written on every request), or
+  // the PostgreSQL database of the bench's PostgreSQL section (BENCH_DATABASE_URL), where a second
+  // replica finds the demo account the first seeded (BENCH_DEMO) and the same master key.
+  let db: import('../../server/store/db.js').Db;
+  if (env.BENCH_DATABASE_URL) {
+    const { openPostgres } = await import('../../server/store/postgres.js');
+    db = await openPostgres({ url: env.BENCH_DATABASE_URL });
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-bench-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    db = openDb(join(dir, 'vault.db'));
+  }
+  const store = db;
+  cleanups.unshift(() => void store.close());
+  const masterKey = env.BENCH_MASTER_KEY ? Buffer.from(env.BENCH_MASTER_KEY, 'hex') : randomBytes(32);
   const sealer = new Sealer(masterKey);
-  const demo = await seedDemo(db, sealer, realClock.now());
+  const demo = env.BENCH_DEMO ? (JSON.parse(env.BENCH_DEMO) as Awaited<ReturnType<typeof seedDemo>>) : await seedDemo(db, sealer, realClock.now());
   // The scale section: `small` adds a written login and another account to the demo data, `large`
   // also an account at the sizes the specification allows, and a registry release of its own.
   let scale: import('./scale-data.js').ScaleKeys | undefined;
@@ -122,7 +133,7 @@ if (kind === 'raw') {
   // layer, and requests born with the app's prototypes.
   const server = createHttpServer(httpSettings(contract, limitOverrides));
   server.serve(app);
-  announce(server, { warmMs, key: demo.keys.agent, startMs: Math.round(performance.now() - startAt), ...(scale ? { scale } : {}) });
+  announce(server, { warmMs, key: demo.keys.agent, demo, startMs: Math.round(performance.now() - startAt), ...(scale ? { scale } : {}) });
 } else {
   process.stderr.write(`bench server: unknown kind "${kind}" (raw, express, express-validated or reference)\n`);
   process.exit(2);
