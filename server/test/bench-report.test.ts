@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { formatReport, TARGETS, VARIANT_IDS, variantLabels, type Measured } from '../../scripts/bench/report.js';
 import type { Running } from '../../scripts/bench/processes.js';
 import { formatScale, LOADS, SCALE_TARGETS, SEQUENCES, type ScaleMeasured } from '../../scripts/bench/scale-report.js';
+import { formatPostgres } from '../../scripts/bench/postgres.js';
 
 // `npm run bench` (scripts/bench.ts) measures; these cases hold its report to its shape: every
 // variant in the table, every target written with its threshold and a verdict, the rounds behind
@@ -152,6 +153,42 @@ describe('npm run bench', () => {
       expect(verdict(`a filing within ${SCALE_TARGETS.filingVsRead}x a catalog read`)).toEqual(['NO', '4.00x (400 vs 100 µs)']);
       expect([met, total]).toEqual([5, 7]);
       expect(lines).toContain('Scale targets met: 5 of 7.');
+    });
+  });
+
+  describe('the PostgreSQL section', () => {
+    it('when a PostgreSQL run is reported, then each load on both stores with their ratio, one replica against two, and a read after a write on each replica', () => {
+      const sample = (requests: number, cpuMicros: number, p99: number) => [{ requests, cpuMicros, p99 }];
+      const lines = formatPostgres(
+        {
+          loads: {
+            sqlite: { catalog: sample(1000, 100_000, 10), lookup: sample(1000, 50_000, 8), filing: sample(100, 20_000, 30) },
+            postgres: { catalog: sample(1000, 150_000, 12), lookup: sample(1000, 75_000, 9), filing: sample(100, 60_000, 40) },
+          },
+          replicas: { one: sample(3000, 300_000, 20), two: sample(3300, 396_000, 25) },
+          afterWrite: { same: [1, 1, 2], other: [2, 2, 3] },
+        },
+        { duration: 3, rounds: 1, reads: 3 },
+      );
+      const [header, , ...rows] = tableAfter(lines, lines.find((l) => l.startsWith('| load | SQLite CPU µs/answer |'))!);
+      expect(header).toHaveLength(6);
+      expect(rows.slice(0, 3)).toEqual([
+        ['catalog', '100', '150', '1.50x', '10', '12'],
+        ['lookup', '50', '75', '1.50x', '8', '9'],
+        ['filing', '200', '600', '3.00x', '30', '40'],
+      ]);
+      const [, , ...replicas] = tableAfter(lines, lines.find((l) => l.startsWith('| replicas | req/s |'))!);
+      expect(replicas.slice(0, 3)).toEqual([
+        ['one', '1000', '100', '20'],
+        ['two', '1100', '120', '25'],
+        ['two / one', '1.10x', '1.20x', ''],
+      ]);
+      const [, , ...after] = tableAfter([...lines, ''], '| read on | median ms | p99 ms |');
+      expect(after.slice(0, 3)).toEqual([
+        ['the replica that wrote', '1.00', '2.00'],
+        ['the other replica', '2.00', '3.00'],
+        ['other / same', '2.00x', ''],
+      ]);
     });
   });
 });
