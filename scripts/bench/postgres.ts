@@ -5,7 +5,7 @@
 // wrote and on the other, timed one at a time. Loopback only; the cluster is removed at the end.
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { startCluster } from '../postgres-cluster.js';
 import { startBenchServer, treeCpuMicros, type Running } from './processes.js';
@@ -68,7 +68,8 @@ async function timedRead(s: Running): Promise<number> {
 }
 
 export async function runPostgres(work: string, settings: PostgresSettings, started: (s: Running) => void, log: (line: string) => void): Promise<PostgresMeasured> {
-  const cluster = await startCluster(join(work, `postgres-${randomBytes(4).toString('hex')}`));
+  // Beside the run's directory, not in it: PostgreSQL runs as its own user, who cannot enter it.
+  const cluster = await startCluster(join(dirname(work), `vault-bench-pg-${randomBytes(4).toString('hex')}`));
   try {
     const admin = new pg.Client({ connectionString: cluster.url });
     await admin.connect();
@@ -140,7 +141,7 @@ export function formatPostgres(m: PostgresMeasured, settings: PostgresSettings):
   const lines = [
     '## PostgreSQL',
     '',
-    `The reference server on SQLite and on PostgreSQL (one database on 127.0.0.1), in the same run, ${settings.rounds} rounds of ${settings.duration} s per load, stores alternating; medians of the rounds. CPU is the server's, per answer.`,
+    `The reference server on SQLite and on PostgreSQL (one database on 127.0.0.1), in the same run, ${settings.rounds} rounds of ${settings.duration} s per load, stores alternating; medians of the rounds. CPU is the server process's, per answer; the database's own is not counted.`,
     '',
     '| load | SQLite CPU µs/answer | PostgreSQL CPU µs/answer | PostgreSQL / SQLite | SQLite p99 ms | PostgreSQL p99 ms |',
     '| --- | --- | --- | --- | --- | --- |',
