@@ -60,7 +60,10 @@ describe.each(['sqlite', 'postgres'] as const)('the %s store', (kind) => {
       await client.connect();
       const rows = (await client.query('SELECT version FROM schema_migrations ORDER BY version')).rows as { version: number }[];
       await client.end();
-      expect(rows.map((r) => r.version)).toEqual([knownVersion()]);
+      // Each migration once (PostgreSQL's start at 10, its schema in one step), the last this server's.
+      const versions = rows.map((r) => r.version);
+      expect(new Set(versions).size).toBe(versions.length);
+      expect(versions.at(-1)).toBe(knownVersion());
     } else {
       expect((a as unknown as { sqlite: { pragma(s: string, o: object): unknown } }).sqlite.pragma('user_version', { simple: true })).toBe(knownVersion());
     }

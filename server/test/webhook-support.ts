@@ -5,7 +5,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer as createHttp, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { openDb, type Db } from '../store/db.js';
+import { openDb, type SqliteStore } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
 import { createApp } from '../app.js';
 import { createHttpServer, httpSettings } from '../http/server.js';
@@ -28,7 +28,7 @@ export interface SandboxOptions {
   allowLoopback?: boolean;
   transport?: Partial<WebhookTransport>;
   /** An open database (a file two sandboxes share, one after the other); `:memory:` otherwise. The test closes it. */
-  db?: Db;
+  db?: SqliteStore;
   masterKey?: Buffer;
 }
 
