@@ -9,6 +9,10 @@ import { insertAddress, setIdentityFields } from './store/profile.js';
 import { openAccount } from './domain/accounts.js';
 import { tokenFieldsOfIdentityField } from './domain/profile-fields.js';
 
+/** The demo account holder's identity and home address; the bench's accounts are filled with them too. */
+export const DEMO_IDENTITY = { first_name: 'Jane', last_name: 'Doe', full_name: 'Jane Doe', email: 'jane@example.com', phone: '+14155550100', date_of_birth: null };
+export const DEMO_ADDRESS = { name: 'Jane Doe', line1: '1 Market St', line2: null, city: 'San Francisco', region: 'CA', postal_code: '94105', country: 'US' };
+
 export interface DemoAccount {
   accountId: string;
   keys: { agent: string; signup: string };
@@ -54,13 +58,13 @@ export function seedDemo(db: Db, sealer: Sealer, now: number): Promise<DemoAccou
       db,
       sealer,
       accountId,
-      { first_name: 'Jane', last_name: 'Doe', full_name: 'Jane Doe', email: 'jane@example.com', phone: '+14155550100', date_of_birth: null },
+      DEMO_IDENTITY,
       tokenFieldsOfIdentityField,
     );
     await insertAddress(db, sealer, {
       accountId,
       label: 'home',
-      fields: { name: 'Jane Doe', line1: '1 Market St', line2: null, city: 'San Francisco', region: 'CA', postal_code: '94105', country: 'US' },
+      fields: DEMO_ADDRESS,
       now,
     });
     const agent = await createKey(db, { accountId, name: 'Demo agent', signupEnabled: false, scoped: false, now });

@@ -13,6 +13,7 @@ import { insertLogin } from '../../server/store/logins.js';
 import { insertCard } from '../../server/store/cards.js';
 import { insertAddress, setIdentityFields } from '../../server/store/profile.js';
 import { tokenFieldsOfIdentityField } from '../../server/domain/profile-fields.js';
+import { DEMO_ADDRESS, DEMO_IDENTITY } from '../../server/demo.js';
 
 export const LARGE = { recipes: 10_000, logins: 500, cards: 50, addresses: 20 };
 /** The label of the login the bench writes to, in the measured account and in the other one. */
@@ -92,7 +93,7 @@ export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, d
         await insertAddress(db, sealer, {
           accountId,
           label: `address${i}`,
-          fields: { name: 'Jane Doe', line1: `${i} Market St`, line2: null, city: 'San Francisco', region: 'CA', postal_code: '94105', country: 'US' },
+          fields: { ...DEMO_ADDRESS, line1: `${i} Market St` },
           now,
         });
       }
@@ -100,7 +101,7 @@ export function seedScale(db: Db, sealer: Sealer, now: number, large: boolean, d
         db,
         sealer,
         accountId,
-        { first_name: 'Jane', last_name: 'Doe', full_name: 'Jane Doe', email: 'jane@example.com', phone: '+14155550100', date_of_birth: null },
+        DEMO_IDENTITY,
         tokenFieldsOfIdentityField,
       );
     }
