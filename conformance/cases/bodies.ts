@@ -1,11 +1,12 @@
 import type { ApiDocument } from '../runner/document.js';
-import { defineCase, type Case, type CaseNeeds } from '../runner/case.js';
+import { defineCase, type Case, type CaseCosts, type CaseNeeds } from '../runner/case.js';
 import type { CallOptions, CaseContext } from '../runner/context.js';
 import { fileSignup, sampleRequest, signupSetup } from './support.js';
 import { http, reference, spec, together, type ReferenceBasis } from '../runner/basis.js';
 import { codeOf } from '../runner/exchange.js';
 import type { SpecRequirementId } from '../requirements/index.js';
 import { againstControl } from './refusals.js';
+import { CONTRIBUTES, FORMAT, recipeFor } from './recipe-steps.js';
 
 const SURROGATE = reference('RFC 8259 §8.2 leaves a lone surrogate escape to the parser; the document has the reference refuse it.');
 const DEPTH_LIMIT = reference('RFC 8259 §9 lets a parser bound nesting; the bound of 64 levels (`body-nesting-depth`) is the reference\'s.');
@@ -30,10 +31,11 @@ const NOT_JSON: Record<string, SpecRequirementId> = {
 const LINK_BODY = 'link-decision-body';
 
 /** How a case reaches an operation's body: the credential it needs, and what that costs to get. */
-function target(operationId: string): { needs: CaseNeeds; reach(ctx: CaseContext): Promise<CallOptions> } {
+function target(operationId: string): { needs: CaseNeeds; costs?: CaseCosts; reach(ctx: CaseContext): Promise<CallOptions> } {
   switch (operationId) {
     case 'submitRecipe':
-      return { needs: { keys: ['key'] }, reach: async (ctx) => ({ key: await ctx.key('key') }) };
+      // The control is a contribution: public and permanent.
+      return { needs: { keys: ['key'] }, costs: { createsData: CONTRIBUTES, spends: "one of the account's recipe submissions" }, reach: async (ctx) => ({ key: await ctx.key('key') }) };
     case 'decidePurchaseApproval':
       return {
         needs: { driver: ['holdPurchase'] },
@@ -58,35 +60,47 @@ function nested(levels: number): string {
   return `${'['.repeat(levels)}${']'.repeat(levels)}`;
 }
 
-/** The operation's documented example as JSON text with one more member, written raw. */
-function withMember(ctx: CaseContext, operationId: string, raw: string): string {
-  const sample = sampleRequest(ctx.doc, operationId).json as Record<string, unknown>;
-  const text = JSON.stringify(sample);
+/**
+ * A body the operation takes, for the control and for the flawed request alike: its documented
+ * example, or for a recipe a fresh one in the deployment's own format where its driver writes one
+ * (section 2.2 does not show a recipe's structure); with what would let a refused control run.
+ */
+async function takenBody(ctx: CaseContext, operationId: string): Promise<{ json: Record<string, unknown>; remedy: string }> {
+  if (operationId !== 'submitRecipe') return { json: sampleRequest(ctx.doc, operationId).json as Record<string, unknown>, remedy: 'a deployment that reads the documented example of this operation' };
+  const contribution = await recipeFor(ctx);
+  return { json: contribution.recipe, remedy: contribution.own ? "a sample recipe the deployment's registry accepts, from the driver's sampleRecipe" : FORMAT.remedy! };
+}
+
+/** A body as JSON text with one more member, written raw. */
+function withMember(json: Record<string, unknown>, raw: string): string {
+  const text = JSON.stringify(json);
   return `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"extra":${raw}}`;
 }
 
 function bodyRuleCases(doc: ApiDocument): Case[] {
   const operations = [...doc.operations.values()].filter((op) => op.limits.includes(DEPTH)).map((op) => op.operationId);
   return operations.flatMap((operationId) => {
-    const { needs, reach } = target(operationId);
+    const { needs, costs = {}, reach } = target(operationId);
     const code = doc.operation(operationId).raw['x-validation-error-code'] as string;
     // The control: the same body without the flaw, on a link of its own (a decision uses a link up), is not refused as this one is.
     const control = async (ctx: CaseContext) => {
       const options = await reach(ctx);
-      await againstControl(ctx, 'the same body, its extra member plain JSON', () => ctx.call(operationId, { ...options, body: withMember(ctx, operationId, '"ex"') }), (ex) => !(ex.response.status === 400 && codeOf(ex.response) === code), 'a deployment that reads the documented example of this operation');
+      const { json, remedy } = await takenBody(ctx, operationId);
+      await againstControl(ctx, 'the same body, its extra member plain JSON', () => ctx.call(operationId, { ...options, body: withMember(json, '"ex"') }), (ex) => !(ex.response.status === 400 && codeOf(ex.response) === code), remedy);
     };
-    const refused = (id: string, title: string, basis: ReferenceBasis, body: (ctx: CaseContext) => string | Buffer, pointer = '#/info/description') =>
+    const flawed = async (ctx: CaseContext, raw: string) => withMember((await takenBody(ctx, operationId)).json, raw);
+    const refused = (id: string, title: string, basis: ReferenceBasis, body: (ctx: CaseContext) => Promise<string>, pointer = '#/info/description') =>
       defineCase({
         id: `${operationId}/${id}`,
         title,
         sections: ['4', '7.1'],
         basis,
         needs,
-        costs: {},
+        costs,
         async run(ctx) {
           await control(ctx);
           const options = await reach(ctx);
-          ctx.expectError(await ctx.call(operationId, { ...options, body: body(ctx) }), code, { ...basis, status: 400, pointer });
+          ctx.expectError(await ctx.call(operationId, { ...options, body: await body(ctx) }), code, { ...basis, status: 400, pointer });
         },
       });
     return [
@@ -96,11 +110,11 @@ function bodyRuleCases(doc: ApiDocument): Case[] {
         title: 'Refuses a body that is not valid UTF-8',
         requirements: NOT_JSON[operationId] ? ['http-json-is-utf8', NOT_JSON[operationId]!] : ['http-json-is-utf8'],
         needs,
-        costs: {},
+        costs,
         async run(ctx) {
           await control(ctx);
           const options = await reach(ctx);
-          const [before, after] = withMember(ctx, operationId, '"ex@@"').split('@@') as [string, string];
+          const [before, after] = (await flawed(ctx, '"ex@@"')).split('@@') as [string, string];
           const ex = await ctx.call(operationId, { ...options, body: Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]) });
           const own = NOT_JSON[operationId];
           // Section 4.11 shows no answer of the links: any refusal; the operation's 400 code is the reference's.
@@ -108,8 +122,8 @@ function bodyRuleCases(doc: ApiDocument): Case[] {
           else ctx.expectRefused(ex, code, reference('Section 4.11 shows no answer of the links; the reference refuses a body that is not JSON with 400 `bad_request`.'), { ...http('http-json-is-utf8'), status: 400 });
         },
       }),
-      refused('body-lone-surrogate', 'Refuses a string escaping half of a surrogate pair', SURROGATE, (ctx) => withMember(ctx, operationId, '"\\ud800"')),
-      refused('body-nested-too-deep', 'Refuses a body nested deeper than the bound', DEPTH_LIMIT, (ctx) => withMember(ctx, operationId, nested(ctx.limits.value(DEPTH))), `#/x-limits/${DEPTH}`),
+      refused('body-lone-surrogate', 'Refuses a string escaping half of a surrogate pair', SURROGATE, (ctx) => flawed(ctx, '"\\ud800"')),
+      refused('body-nested-too-deep', 'Refuses a body nested deeper than the bound', DEPTH_LIMIT, (ctx) => flawed(ctx, nested(ctx.limits.value(DEPTH))), `#/x-limits/${DEPTH}`),
     ];
   });
 }

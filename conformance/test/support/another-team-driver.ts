@@ -1,22 +1,24 @@
 import { createFixturesDriver } from '../../drivers/fixtures.js';
 import type { DriverFactory, LookupSlot, RecipeRequest, RecipeSample } from '../../drivers/driver.js';
-import { OWN_RECIPE_FORMAT } from './variants.js';
+import { OWN_RECIPE_FORMAT } from './recipe-format.js';
 
 /**
- * The account-holder driver another team writes for its deployment (variants.anotherTeam), as a
- * QA engineer would from the README: its back office is the reference's fixture surface, and it
- * supplies what only that deployment knows, recipes in its own format and pages its registry
- * serves. `--driver-option samples=withheld` leaves both out, as a driver that does not know them.
+ * The account-holder driver another team writes for its deployment (teams.ts), as a QA engineer
+ * would from the README: its back office is the reference's fixture surface, and it supplies what
+ * only that deployment knows, recipes in its own format (`--driver-option format=<tag>`, the first
+ * team's by default) and pages its registry serves. `--driver-option samples=withheld` leaves both
+ * out, as a driver that does not know them.
  */
 const createDriver: DriverFactory = async (context) => {
   const base = await createFixturesDriver(context);
   if (context.options.samples === 'withheld') return base;
   const origin = context.baseUrl.replace(/\/+$/, '');
+  const format = context.options.format ?? OWN_RECIPE_FORMAT;
 
   const sampleRecipe = async ({ kind, site, status, platform }: RecipeRequest): Promise<RecipeSample> => {
     const name = site.replace(/[^a-z0-9]/g, '');
     const own = (key: string, covers?: { hosts: string[]; paths?: string[] }, basedOn?: string) => ({
-      format: OWN_RECIPE_FORMAT,
+      format,
       recipeKey: key,
       recipeKind: kind,
       recipeStatus: status,
@@ -32,7 +34,9 @@ const createDriver: DriverFactory = async (context) => {
 
   /** The registry's own recipes, read as this deployment serves them (its format). */
   const registryPages = async (): Promise<Partial<Record<LookupSlot, string>>> => {
-    const res = await fetch(`${origin}/v1/recipes?full=1`);
+    // A read that met a connection the deployment closed as it was reused is sent again.
+    const url = `${origin}/v1/recipes?full=1`;
+    const res = await fetch(url).catch(() => fetch(url));
     const { recipes } = (await res.json()) as { recipes: { kind: string; registryVersion: string; recipe: { covers?: { hosts?: string[]; paths?: string[] } } }[] };
     const slots: Record<string, LookupSlot> = { merchant: 'merchant', platform: 'platform', signup: 'signup', 'signup-platform': 'signupPlatform' };
     const pages: Partial<Record<LookupSlot, string>> = {};

@@ -42,13 +42,14 @@ export interface Fault {
   forward?(head: RequestHead): Record<string, string>;
   /** Sees every request (the driver's included) once its body has arrived. */
   request?(seen: Seen): void;
-  /** Changes a response; returns it (changed or not). */
-  response?(passing: Passing): Passing;
+  /** Changes a response; returns it (changed or not), or a promise of it (a fault that must ask something first). */
+  response?(passing: Passing): Passing | Promise<Passing>;
   /**
    * For a request it returns a function for, the proxy holds the whole body and either forwards
-   * what the function returns in its place or, given a response, answers with it itself.
+   * what the function returns in its place or, given a response, answers with it itself (that
+   * answer then passes through `response` as the deployment's would).
    */
-  rewrite?(head: RequestHead): ((body: Buffer) => Buffer | Answer) | undefined;
+  rewrite?(head: RequestHead): ((body: Buffer) => Buffer | Answer | Promise<Buffer | Answer>) | undefined;
 }
 
 /** An answer a fault gives in place of the deployment's. */
@@ -68,24 +69,58 @@ export interface ProxyOptions {
    * 431 and an empty body, as Node's `https`, nginx or a CDN do, and never reaches the deployment.
    */
   edgeHeadCap?: number;
+  /**
+   * How the deployment keeps client connections: closed once idle this many milliseconds
+   * (`idleCloseMs`), or right after their `maxRequests`-th answer, without `Connection: close`;
+   * `announce` is the `Keep-Alive: timeout=N` it sends whatever it does (none when not given).
+   * Unset, Node's own keep-alive (announced, 5 s) applies.
+   */
+  connections?: { idleCloseMs?: number; maxRequests?: number; announce?: number };
+}
+
+export interface ProxyCounts {
+  requests: number;
+  outside: number;
+  edge: number;
+  closed: number;
+  unread: number;
 }
 
 export interface TamperingProxy {
   base: string;
   fault: Fault;
-  /** Requests that reached the proxy, and those of them outside the base path. */
-  counts: { requests: number; outside: number };
+  /**
+   * Requests that reached the proxy, and those of them outside the base path; request heads the
+   * edge refused itself; connections closed as `connections` says, and requests that met one
+   * being closed (never read).
+   */
+  counts: ProxyCounts;
   stop(): Promise<void>;
 }
 
 const HOP_BY_HOP = ['content-length', 'transfer-encoding'];
 
-let limits: Record<string, { value: number }> | undefined;
+interface Bundled {
+  'x-limits': Record<string, { value?: number; plan?: string; window?: { seconds: number } }>;
+  'x-plans': Record<string, Record<string, number | null>>;
+}
+
+let bundled: Bundled | undefined;
+
+function document(): Bundled {
+  bundled ??= JSON.parse(readFileSync(join(ROOT, 'dist', 'openapi.json'), 'utf8')) as Bundled;
+  return bundled;
+}
 
 /** A limit's default, as the bundled document the answers are judged by states it (the HTTP layer's bounds, say). */
 export function documentLimit(id: string): number {
-  limits ??= (JSON.parse(readFileSync(join(ROOT, 'dist', 'openapi.json'), 'utf8')) as { 'x-limits': Record<string, { value: number }> })['x-limits'];
-  return limits[id]!.value;
+  return document()['x-limits'][id]!.value!;
+}
+
+/** A limit of a plan (`catalog-per-key` on Free, say) and its window, as the bundled document states them. */
+export function documentPlanLimit(id: string, plan: string): { value: number; windowMs: number } {
+  const limit = document()['x-limits'][id]!;
+  return { value: document()['x-plans'][plan]![limit.plan!] ?? Number.POSITIVE_INFINITY, windowMs: limit.window!.seconds * 1000 };
 }
 
 /**
@@ -103,10 +138,14 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
   // Free connections go before the deployment's keep-alive timeout closes them under a request.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
   const state = { fault: {} as Fault };
-  const counts = { requests: 0, outside: 0 };
+  const counts: ProxyCounts = { requests: 0, outside: 0, edge: 0, closed: 0, unread: 0 };
   const prefix = options.basePath?.replace(/\/+$/, '') ?? '';
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (kept?.closing(req.socket)) {
+      counts.unread += 1;
+      return void req.socket.destroy();
+    }
     counts.requests += 1;
     const raw = req.url ?? '/';
     if (prefix && raw !== prefix && !raw.startsWith(`${prefix}/`) && !raw.startsWith(`${prefix}?`)) {
@@ -138,8 +177,7 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
             seen: Buffer.concat(chunks).toString('utf8'),
             requestHeaders,
           };
-          passing = state.fault.response?.(passing) ?? passing;
-          answer(res, passing);
+          void settle(state.fault.response?.(passing) ?? passing).then((out) => answer(res, out), () => res.destroy());
         });
       });
       // A held body can be sent again: a pooled connection the deployment closed under it is no answer.
@@ -160,7 +198,11 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
       });
     };
     const rewrite = state.fault.rewrite?.(head);
-    if (rewrite) held(req, res, rewrite, send);
+    const own = (out: Answer, body: Buffer) => {
+      const passing: Passing = { method: head.method, path: url.pathname, query: url.searchParams, ...out, seen: body.toString('utf8'), requestHeaders };
+      void settle(state.fault.response?.(passing) ?? passing).then((p) => answer(res, p), () => res.destroy());
+    };
+    if (rewrite) held(req, res, rewrite, send, own);
     else send();
   };
 
@@ -172,16 +214,20 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
     connectionsCheckingInterval: 250,
   };
   const server = options.tls ? https.createServer({ ...settings, cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(settings, handler);
+  const kept = options.connections ? keepConnections(server, options.connections, counts) : undefined;
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
     if (options.edgeHeadCap !== undefined && err.code === 'HPE_HEADER_OVERFLOW') {
+      counts.edge += 1;
       socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       socket.destroySoon();
       return;
     }
     const refused = refusal(err.code);
-    socket.end(serialize(state.fault.response?.(refused) ?? refused));
-    socket.destroySoon();
+    void settle(state.fault.response?.(refused) ?? refused).then((out) => {
+      socket.end(serialize(out));
+      socket.destroySoon();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const scheme = options.tls ? 'https' : 'http';
@@ -203,16 +249,60 @@ export async function startTamperingProxy(upstream: string, options: ProxyOption
   };
 }
 
+const settle = <T>(value: T | Promise<T>): Promise<T> => Promise.resolve(value);
+
 /** Holds a request's whole body, then forwards what `rewrite` makes of it, or answers in its place. */
-function held(req: http.IncomingMessage, res: http.ServerResponse, rewrite: (body: Buffer) => Buffer | Answer, forward: (body: Buffer) => void): void {
+function held(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  rewrite: (body: Buffer) => Buffer | Answer | Promise<Buffer | Answer>,
+  forward: (body: Buffer) => void,
+  own: (out: Answer, body: Buffer) => void,
+): void {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const out = rewrite(Buffer.concat(chunks));
-    if (Buffer.isBuffer(out)) return forward(out);
-    res.writeHead(out.status, { ...out.headers, 'content-length': String(out.body.length) });
-    res.end(out.body);
+    const body = Buffer.concat(chunks);
+    void settle(rewrite(body)).then(
+      (out) => (Buffer.isBuffer(out) ? forward(out) : own(out, body)),
+      () => res.destroy(),
+    );
   });
+}
+
+/**
+ * Keeps client connections as `connections` says, in place of Node's keep-alive: an idle
+ * connection closed after `idleCloseMs`, or one closed after its `maxRequests`-th answer, neither
+ * announced with `Connection: close` (RFC 9112 §9.3 lets a server close at any time). A request
+ * that meets a connection being closed is never read, as a server that closed it reads nothing
+ * more: `closing` tells the handler so.
+ */
+function keepConnections(server: http.Server | https.Server, connections: NonNullable<ProxyOptions['connections']>, counts: ProxyCounts): { closing(socket: Socket): boolean } {
+  // Node then neither closes idle connections itself nor sends its own Keep-Alive header.
+  server.keepAliveTimeout = 0;
+  const served = new WeakMap<Socket, number>();
+  const idle = new WeakMap<Socket, NodeJS.Timeout>();
+  const closing = new WeakSet<Socket>();
+  const close = (socket: Socket) => {
+    counts.closed += 1;
+    closing.add(socket);
+    socket.end();
+  };
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    if (!served.has(socket)) socket.once('close', () => clearTimeout(idle.get(socket)));
+    clearTimeout(idle.get(socket));
+    if (closing.has(socket)) return;
+    if (connections.announce !== undefined) res.setHeader('keep-alive', `timeout=${connections.announce}`);
+    served.set(socket, served.get(socket) ?? 0);
+    res.once('finish', () => {
+      const count = (served.get(socket) ?? 0) + 1;
+      served.set(socket, count);
+      if (connections.maxRequests !== undefined && count >= connections.maxRequests) return close(socket);
+      if (connections.idleCloseMs !== undefined) idle.set(socket, setTimeout(() => close(socket), connections.idleCloseMs));
+    });
+  });
+  return { closing: (socket) => closing.has(socket) };
 }
 
 function withoutFraming(headers: Record<string, string>): Record<string, string> {

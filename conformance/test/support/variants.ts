@@ -19,12 +19,24 @@ export interface Variant {
   options?: ProxyOptions;
   /** What the variant did, counted as it did it, so a run can show the change was real. */
   counts: Record<string, number>;
+  /** The reference server behind it runs with these settings (`VAULT_LIMITS`, say). */
+  serverEnv?: Record<string, string>;
+  /** What the runner is told of the deployment (`--limit`: its declared settings, section 9 item 4). */
+  runnerArgs?: string[];
+  /** Told of the server behind it before the run, for a variant that asks it something (its clock). */
+  behind?(server: Behind): void;
+}
+
+/** The reference server behind a variant, as a variant may ask it (its fixture surface). */
+export interface Behind {
+  base: string;
+  adminToken: string;
 }
 
 const isApi = (p: Passing) => !p.path.startsWith('/_fixtures');
 
 /** A variant that changes the API's answers (never the fixture surface's) with `change`. */
-function answers(name: string, allowedBy: string, change: (p: Passing, counts: Record<string, number>) => Passing, extra: Partial<Variant> = {}): Variant {
+export function answers(name: string, allowedBy: string, change: (p: Passing, counts: Record<string, number>) => Passing, extra: Partial<Variant> = {}): Variant {
   const counts: Record<string, number> = { answers: 0 };
   return {
     name,
@@ -42,9 +54,9 @@ function answers(name: string, allowedBy: string, change: (p: Passing, counts: R
   };
 }
 
-const count = (counts: Record<string, number>, what: string) => (counts[what] = (counts[what] ?? 0) + 1);
+export const count = (counts: Record<string, number>, what: string) => (counts[what] = (counts[what] ?? 0) + 1);
 
-const isErrorBody = (p: Passing) => p.status >= 400 && /^application\/json/i.test(p.headers['content-type'] ?? '');
+export const isErrorBody = (p: Passing) => p.status >= 400 && /^application\/json/i.test(p.headers['content-type'] ?? '');
 
 // Wording -----------------------------------------------------------------------------------------
 
@@ -161,7 +173,7 @@ export function openObjects(): Variant {
   });
 }
 
-const isCatalog = (p: Passing) => p.method === 'GET' && p.path === '/v1/tokens' && p.status === 200;
+export const isCatalog = (p: Passing) => p.method === 'GET' && p.path === '/v1/tokens' && p.status === 200;
 
 /** Section 2.1 names only `anySite` among a card's fields: the card tokens under other names, the same on every read. */
 export function cardTokenNames(): Variant {
@@ -203,7 +215,7 @@ export function relatedLoginsOtherwise(): Variant {
 
 // Account-holder links ----------------------------------------------------------------------------
 
-const LINK = /^\/v1\/(approvals|signup-requests|cvv-requests|challenge-requests)\//;
+export const LINK = /^\/v1\/(approvals|signup-requests|cvv-requests|challenge-requests)\//;
 
 /** Other names for the members of a link's body; `offersDeclared` is the one section 4.11 names. */
 const LINK_NAMES: Record<string, string> = {
@@ -240,147 +252,6 @@ export function linksJsonOnly(): Variant {
     return { ...head.headers, accept: 'application/json' };
   };
   return variant;
-}
-
-// Another team's deployment ------------------------------------------------------------------------
-
-/** The format of a recipe body in another team's registry (section 2.2 does not show the structure). */
-export const OWN_RECIPE_FORMAT = 'acme-recipe/2';
-
-/** Their names for the reference's members of a recipe body. */
-const OWN_RECIPE_NAMES: Record<string, string> = { recipeKey: 'key', recipeKind: 'kind', recipeStatus: 'status', basedOn: 'platform', covers: 'match', actions: 'steps' };
-const REFERENCE_RECIPE_NAMES = Object.fromEntries(Object.entries(OWN_RECIPE_NAMES).map(([own, ref]) => [ref, own]));
-
-function renamed(body: Record<string, unknown>, names: Record<string, string>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).map(([k, v]) => [names[k] ?? k, v]));
-}
-
-/** A recipe body in their format as the reference reads it; undefined for any other body. */
-function fromOwnFormat(recipe: unknown): Record<string, unknown> | undefined {
-  if (!recipe || typeof recipe !== 'object' || (recipe as { format?: unknown }).format !== OWN_RECIPE_FORMAT) return undefined;
-  const { format: _, ...rest } = recipe as Record<string, unknown>;
-  return renamed(rest, OWN_RECIPE_NAMES);
-}
-
-/** Their token format: opaque, and nothing like the reference's. */
-const ownToken = (token: string) => `acme.${Buffer.from(token).toString('base64url')}`;
-
-function mapTokens(value: unknown, inTokens = false): unknown {
-  if (typeof value === 'string') return inTokens ? ownToken(value) : value;
-  if (Array.isArray(value)) return value.map((v) => mapTokens(v, inTokens));
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapTokens(v, inTokens || k === 'tokens')]));
-}
-
-/**
- * What another team's deployment does of its own, where the specification leaves the choice open:
- * a link's decision answers 201; a used or expired link answers 410 (an unknown one 404), with
- * its own codes; a missing member
- * gets the member's own code; recipes in its own format (the reference's refused); its own token
- * format and extra members in the catalog and the login entries.
- */
-function ownChoices(): Variant {
-  const seenLinks = new Set<string>();
-  const variant = answers('their own choices: link statuses, member codes, recipe format, tokens', 'sections 2.1, 2.2, 4.11 and 7.1 leave these open', (p, counts) => {
-    const link = LINK.exec(p.path);
-    const token = link ? p.path.split('/')[3] : undefined;
-    if (token && p.status >= 200 && p.status < 300) seenLinks.add(token);
-    // A decision taken answers 201, with the decision as the created resource.
-    if (token && p.method === 'POST' && p.status === 200) {
-      count(counts, 'decided');
-      return { ...p, status: 201 };
-    }
-    if (token && p.status === 404) {
-      const used = seenLinks.has(token);
-      count(counts, used ? 'gone' : 'unknown link');
-      return { ...p, status: used ? 410 : 404, body: Buffer.from(JSON.stringify(used ? { code: 'link_used', error: 'This link was used or has expired.' } : { code: 'link_unknown', error: 'There is no such link.' })) };
-    }
-    if (p.method === 'POST' && p.status === 400 && isErrorBody(p) && /^\/v1\/logins\/(requests|username)$/.test(p.path)) {
-      let sent: Record<string, unknown> | undefined;
-      try {
-        sent = JSON.parse(p.seen) as Record<string, unknown>;
-      } catch {
-        return p;
-      }
-      const member = p.path.endsWith('requests') ? (!('website' in sent) ? 'website' : !('email' in sent) ? 'email' : undefined) : !('username' in sent) ? 'username' : undefined;
-      if (!member) return p;
-      count(counts, 'own code');
-      return editJson(p, (b) => (b.code = `invalid_${member}`));
-    }
-    if (p.method === 'GET' && p.path === '/v1/recipes' && p.status === 200 && p.query.get('full') === '1' && !p.query.has('url')) {
-      return editJson(p, (b) => {
-        for (const entry of (b.recipes as { recipe?: Record<string, unknown> }[]) ?? []) {
-          if (!entry.recipe) continue;
-          entry.recipe = { format: OWN_RECIPE_FORMAT, ...renamed(entry.recipe, REFERENCE_RECIPE_NAMES) };
-          count(counts, 'recipes shown');
-        }
-      });
-    }
-    if (p.status === 200 && /^application\/json/i.test(p.headers['content-type'] ?? '') && (p.path === '/v1/tokens' || p.path.startsWith('/v1/logins'))) {
-      count(counts, 'tokens');
-      return editJson(p, (b) => {
-        const mapped = mapTokens(b) as Record<string, unknown>;
-        for (const key of Object.keys(b)) delete b[key];
-        Object.assign(b, mapped, p.path === '/v1/tokens' ? { object: 'catalog', schemaVersion: 2 } : {});
-      });
-    }
-    return p;
-  });
-  const cap = documentLimit('recipe-submission-body');
-  variant.fault.rewrite = (head) => {
-    if (head.method !== 'POST' || head.path !== '/v1/recipes') return undefined;
-    return (body) => {
-      if (body.length > cap) return body;
-      let sent: Record<string, unknown>;
-      try {
-        sent = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-      } catch {
-        return body;
-      }
-      const wrapped = sent && typeof sent.recipe === 'object' && sent.recipe !== null;
-      const recipe = fromOwnFormat(wrapped ? sent.recipe : sent);
-      // Any other format is refused by the deployment's own validation: the reference sees a recipe it must refuse too.
-      if (!recipe) {
-        count(variant.counts, 'refused format');
-        return Buffer.from(JSON.stringify(wrapped ? { ...sent, recipe: { format: 'unknown' } } : { format: 'unknown' }));
-      }
-      count(variant.counts, 'translated');
-      return Buffer.from(JSON.stringify(wrapped ? { ...sent, recipe } : recipe));
-    };
-  };
-  return variant;
-}
-
-/** Several variants at once: each one's changes in turn, in the order given. */
-function together(name: string, parts: Variant[], options: ProxyOptions): Variant {
-  const counts = new Proxy({} as Record<string, number>, {
-    get: (_t, key: string) => parts.map((p) => p.counts[key]).find((n) => n !== undefined),
-    ownKeys: () => [...new Set(parts.flatMap((p) => Object.keys(p.counts)))],
-    getOwnPropertyDescriptor: (_t, key: string) => ({ enumerable: true, configurable: true, value: parts.map((p) => p.counts[key]).find((n) => n !== undefined) }),
-  });
-  return {
-    name,
-    allowedBy: parts.map((p) => p.allowedBy).join('; '),
-    counts,
-    options,
-    fault: {
-      forward: (head) => parts.reduce((headers, p) => p.fault.forward?.({ ...head, headers }) ?? headers, head.headers),
-      request: (seen) => parts.forEach((p) => p.fault.request?.(seen)),
-      response: (passing) => parts.reduce((out, p) => p.fault.response?.(out) ?? out, passing),
-      rewrite: (head) => parts.map((p) => p.fault.rewrite?.(head)).find((r) => r !== undefined),
-    },
-  };
-}
-
-/**
- * A deployment another team wrote from the specification alone: it differs from the reference
- * everywhere the specification leaves a choice, all at once, behind an edge that answers an
- * oversized request head itself with an empty 431.
- */
-export function anotherTeam(): Variant {
-  // Cache-Control is changed before the names of the headers are.
-  const parts = [ownChoices(), linksJsonOnly(), wording(), openObjects(), cacheControl(), headers(), cardTokenNames(), relatedLoginsOtherwise(), recipeProblemsAsText(), laterRetryAfter()];
-  return together('another team: every open choice taken otherwise, behind an edge', parts, { edgeHeadCap: documentLimit('request-header-size') });
 }
 
 // Webhook signatures ---------------------------------------------------------------------------------
