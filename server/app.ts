@@ -9,11 +9,10 @@ import { ApiError } from './domain/errors.js';
 import { context } from './http/context.js';
 import { matchOperation, unknownPath } from './http/operation.js';
 import { afterReceived, series } from './http/pipeline.js';
-import { handleFirst } from './http/front.js';
 import { authenticate } from './http/auth.js';
 import { readJsonBody } from './http/body.js';
 import { perMinuteLimits } from './http/rate-limits.js';
-import { errorHandler } from './http/errors.js';
+import { errorHandler, lastResort } from './http/errors.js';
 import { requestLog, jsonLog, type Log } from './http/logging.js';
 import type { BodyGates, Handlers, Services } from './http/handlers.js';
 import { tokenHandlers } from './http/tokens.js';
@@ -27,7 +26,6 @@ import { healthRouter, type Readiness } from './http/health.js';
 import { pages as linkPages } from './http/pages/negotiation.js';
 import { loadDocument, warmValidator } from './http/warm.js';
 import { validatorStages } from './http/validator.js';
-import { rememberVerdicts } from './http/query-verdicts.js';
 import { parseQuery } from './http/query.js';
 import { RecipeRegistry } from './domain/recipes.js';
 import { loadRelease, type Release } from './domain/registry.js';
@@ -65,8 +63,8 @@ function answered(op: Operation, res: Response, next: NextFunction): void {
  * then authentication, per-minute limits, the checks that need no body (an unknown link), the
  * capped body, request validation, the handler, and one error handler that speaks the
  * specification's `{code, error}`. The documented operations run as one series of stages
- * (http/pipeline.ts) ahead of Express's router (http/front.ts), which every API request passes; the
- * docs and the fixture surface are the router's, after it.
+ * (http/pipeline.ts), the app's first layer, which every API request passes; the docs and the
+ * fixture surface come after it.
  */
 export function createApp(options: AppOptions) {
   const config: ServerConfig = { ...defaultConfig, ...options.config };
@@ -111,8 +109,8 @@ export function createApp(options: AppOptions) {
     if (!pending) return answered(op, res, next);
     return pending.then(() => answered(op, res, next));
   };
-  // Every request: its log line, then the documented operations, ahead of Express's router. A path
-  // the document does not have leaves them for the docs, the fixture surface and the 404.
+  // Every request: its log line, then the documented operations. A path the document does not have
+  // leaves them for the docs, the fixture surface and the 404.
   const first = series([
     requestLog(log),
     matchOperation(contract),
@@ -130,17 +128,16 @@ export function createApp(options: AppOptions) {
       beforeBody: (req) => bodyGates[context(req).operation!.operationId]?.(req, services),
       takesForm: (op) => contract.resolve(op.raw.requestBody)?.content?.['application/x-www-form-urlencoded'] !== undefined,
     }),
-    rememberVerdicts(requests),
+    ...requests,
     handle,
   ]);
+  app.use(first);
   const readiness: Readiness = options.readiness ?? { draining: false };
   app.use(healthRouter(options.db, readiness));
   app.use(docsRouter());
   if (config.adminToken) app.use('/_fixtures', beginReads, fixturesRouter(services, config.adminToken));
   app.use(unknownPath);
-  const errors = errorHandler(contract, log, pages);
-  app.use(errors);
-  handleFirst(app, first, errors);
+  app.use(errorHandler(contract, log, pages), lastResort);
   // Compiles every validator, once: awaited before serving, so the first request finds them all
   // compiled, or, with 'while-serving', yielding to the event loop after each stage, so a server
   // that already serves answers requests meanwhile (main.ts: a start listens sooner).

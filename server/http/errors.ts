@@ -113,3 +113,17 @@ function bodyPointer(path: string | undefined): string {
 function isBodyParserError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { type?: string }).type === 'entity.parse.failed';
 }
+
+/**
+ * After the error handler, for the error it throws itself: Express would otherwise answer with its
+ * own page, which names the error. This answer holds nothing of it.
+ */
+export const lastResort: ErrorRequestHandler = (_err, _req, res, _next) => {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify({ code: 'internal_error', error: 'Internal error.' });
+  res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.end(text);
+};
