@@ -24,7 +24,8 @@ import { fixturesRouter } from './http/fixtures/index.js';
 import { docsRouter } from './http/docs.js';
 import { healthRouter, type Readiness } from './http/health.js';
 import { pages as linkPages } from './http/pages/negotiation.js';
-import { loadDocument, warmValidator } from './http/warm.js';
+import { loadDocument, warmValidator } from './http/framework/warm.js';
+import { seamOn } from './http/framework/seam.js';
 import { validatorStages } from './http/validator.js';
 import { parseQuery } from './http/query.js';
 import { RecipeRegistry } from './domain/recipes.js';
@@ -142,8 +143,10 @@ export function createApp(options: AppOptions) {
   // compiled, or, with 'while-serving', yielding to the event loop after each stage, so a server
   // that already serves answers requests meanwhile (main.ts: a start listens sooner).
   let warmed: Promise<void> | undefined;
+  // The framework seam's (http/framework/seam.ts): without it, each operation compiles on its first request.
+  const warm = seamOn('warm');
   const ready = (pace?: 'while-serving') =>
-    (warmed ??= warmValidator(app, contract, stages, pace === 'while-serving' ? nextTurn : undefined));
+    (warmed ??= warm ? warmValidator(app, contract, stages, pace === 'while-serving' ? nextTurn : undefined) : loaded());
   // The document alone, loaded into the validator: main.ts awaits it before its banner.
   let documentLoaded: Promise<void> | undefined;
   const loaded = () => (documentLoaded ??= loadDocument(app, contract, stages));

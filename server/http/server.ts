@@ -4,7 +4,8 @@ import type { Contract } from '../contract.js';
 import { closeInStages } from './closing.js';
 import { drain } from './drain.js';
 import type { Log } from './logging.js';
-import { messageClasses, type MessagePrototypes } from './message-classes.js';
+import { messageClasses, type MessagePrototypes } from './framework/message-classes.js';
+import { seamOn } from './framework/seam.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 /**
@@ -49,7 +50,7 @@ const TIMEOUT_CHECK_MS = 500;
 export interface HttpServer extends Server {
   /**
    * Starts answering with the app; requests that arrived before wait for it. Requests and
-   * responses made from then on are born with the app's prototypes (http/message-classes.ts).
+   * responses made from then on are born with the app's prototypes (http/framework/message-classes.ts).
    */
   serve(app: RequestListener & MessagePrototypes): void;
   /** Stops gracefully (http/drain.ts); resolves once every connection has closed. */
@@ -58,10 +59,10 @@ export interface HttpServer extends Server {
 
 export function createHttpServer(settings: HttpSettings, options: { log?: Log } = {}): HttpServer {
   const log = options.log ?? (() => {});
-  const classes = messageClasses();
+  // The framework seam's (http/framework/seam.ts): without it, Node's own classes.
+  const classes = seamOn('message-classes') ? messageClasses() : undefined;
   const server = createServer({
-    IncomingMessage: classes.IncomingMessage,
-    ServerResponse: classes.ServerResponse,
+    ...(classes ? { IncomingMessage: classes.IncomingMessage, ServerResponse: classes.ServerResponse } : {}),
     maxHeaderSize: settings.headerSize,
     // Node refuses a headers timeout longer than a request timeout that is set (0 is none).
     headersTimeout: settings.requestTimeoutMs > 0 ? Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) : settings.headersTimeoutMs,
@@ -108,7 +109,7 @@ export function createHttpServer(settings: HttpSettings, options: { log?: Log } 
     else waiting.push([req, res]);
   });
   server.serve = (listener) => {
-    classes.adopt(listener);
+    classes?.adopt(listener);
     app = listener;
     for (const [req, res] of waiting.splice(0)) listener(req, res);
   };

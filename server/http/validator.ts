@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Contract } from '../contract.js';
+import { splitStages, type Stages } from './framework/stages.js';
 
 export interface ValidatorSettings {
   validateResponses: boolean;
@@ -8,17 +9,13 @@ export interface ValidatorSettings {
   allowUnknownQueryParameters: boolean;
 }
 
-export interface ValidatorStages {
-  init: RequestHandler[];
-  metadata: RequestHandler[];
-  requests: RequestHandler[];
-  responses: RequestHandler[];
-}
+export type ValidatorStages = Stages;
 
 /**
  * express-openapi-validator as the server runs it, for the API's document or the fixture
  * surface's, taken apart into its stages so that each runs where the pipeline needs it: init, the
- * route's metadata, the response hook, and request validation after the body has been read.
+ * route's metadata, the response hook, and request validation after the body has been read
+ * (framework/stages.ts).
  */
 export function validatorStages(contract: Contract, settings: ValidatorSettings): ValidatorStages {
   const validator = OpenApiValidator.middleware({
@@ -29,11 +26,5 @@ export function validatorStages(contract: Contract, settings: ValidatorSettings)
     validateApiSpec: false,
     ignoreUndocumented: true,
   }) as unknown as RequestHandler[];
-  const stage = (name: string) => validator.filter((mw) => mw.name === name);
-  return {
-    init: [validator[0]!],
-    metadata: stage('metadataMiddleware'),
-    requests: stage('requestMiddleware'),
-    responses: stage('responseMiddleware'),
-  };
+  return splitStages(validator, settings.validateResponses ? ['init', 'metadata', 'requests', 'responses'] : ['init', 'metadata', 'requests']);
 }

@@ -3,7 +3,7 @@ import { Socket, type AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import express from 'express';
-import { messageClasses } from '../http/message-classes.js';
+import { messageClasses } from '../http/framework/message-classes.js';
 import { createHttpServer, httpSettings } from '../http/server.js';
 import { createApp } from '../app.js';
 import { openDb } from '../store/db.js';
@@ -14,7 +14,7 @@ import { contract, givenAccount, rawAnswer } from './support.js';
 
 /**
  * The HTTP server makes its requests and responses with the prototypes of the app it serves
- * (http/message-classes.ts), so that Express, which gives every request and response those
+ * (http/framework/message-classes.ts), so that Express, which gives every request and response those
  * prototypes as it starts on them, has nothing left to change. Only the cost may differ: these
  * cases hold a born request to what Express makes of a plain one, up to the bytes of the answer.
  */

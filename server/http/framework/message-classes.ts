@@ -19,21 +19,16 @@ export interface MessageClasses {
  * `ServerResponse` options), whose instances are born with the prototypes of the app it serves.
  *
  * Express gives every request and response its app's prototypes as it starts on them, with
- * Object.setPrototypeOf (app.handle, and http/front.ts, which sets a request up as Express does).
- * On an object that already has that prototype the call does nothing. On a fresh IncomingMessage
- * and ServerResponse it was most of what a request cost the reference server: under the bench's
- * load (GET /v1/tokens, 50 connections), 208 µs of CPU per request with both prototypes changed
- * and 95 µs with both born in place (178 µs with only the request's changed, 130 µs with only the
- * response's). A changed object has a hidden class of its own, and the property reads of Node's
- * stream and HTTP code, which every socket shares, go megamorphic (V8's --log-ic: `_events`,
- * `socket`, `headers`, `_readableState`...; four times as many megamorphic misses under load).
+ * Object.setPrototypeOf. On an object that already has that prototype the call does nothing; on a
+ * fresh IncomingMessage and ServerResponse it gives each a hidden class of its own, and the
+ * property reads of Node's stream and HTTP code, which every socket shares, go megamorphic. That
+ * was the largest share of a catalog read (docs/server.md, "The framework seam", has the figures).
  */
 export function messageClasses(): MessageClasses {
   // Constructor functions, not classes: the server holds on to these two from its start, and a
   // class's `prototype` cannot be replaced once the app is known. Node's own constructors are
   // functions too, called on the new object as a subclass would (a test fails if they ever stop
-  // being callable). Reflect.construct, which takes either kind, made every request cost more
-  // than the prototype change it saves (249 µs per request under the same load).
+  // being callable). Reflect.construct, which takes either kind, cost more than it saves.
   function Request(this: IncomingMessage, socket: Socket) {
     (IncomingMessage as unknown as (this: IncomingMessage, socket: Socket) => void).call(this, socket);
   }
@@ -44,9 +39,8 @@ export function messageClasses(): MessageClasses {
   Response.prototype = ServerResponse.prototype;
   // Each constructor inherits from Node's, as `class ... extends` would set it up: V8 sizes the
   // objects a constructor makes by the fields its constructor chain assigns. Without it a response
-  // had room for none of ServerResponse's, went to dictionary mode as they were added, and was
-  // rebuilt each time a property was added later (`res.json`, by the validator's response hook):
-  // 173 against 145 µs per request under the same load, and twice the bytes surviving a scavenge.
+  // has room for none of ServerResponse's, goes to dictionary mode as they are added, and is
+  // rebuilt each time a property is added later (`res.json`, by the validator's response hook).
   Object.setPrototypeOf(Request, IncomingMessage);
   Object.setPrototypeOf(Response, ServerResponse);
   return {

@@ -1,17 +1,19 @@
 import type { Express, RequestHandler } from 'express';
-import type { Contract, Operation } from '../contract.js';
-import type { ValidatorStages } from './validator.js';
+import type { Contract, Operation } from '../../contract.js';
+import type { ValidatorStages } from '../validator.js';
 
 /**
  * express-openapi-validator compiles lazily: the document on the first request, and each
- * operation's request and response validators on the first request to that operation (some 80 ms
- * for the first request of a fresh server); V8 then compiles each generated validation function on
- * its first call. Warming runs every documented operation, once per documented request media type,
+ * operation's request and response validators on the first request to that operation, which then
+ * waits for it (docs/server.md, "The framework seam", has what that costs a first catalog read);
+ * V8 then compiles each generated validation function on its first call. Warming runs every documented operation, once per documented request media type,
  * through the validator's own stages with a synthetic request carrying the documented request
  * example, then passes every documented response example through the response hook, so the first
  * real request finds every validator compiled and run once. The synthetic request never reaches
  * authentication, the limiter, the store, a handler or the request log; validation errors (a
- * missing header, say) are dropped, since only the compiling matters.
+ * missing header, say) are dropped, since only the compiling matters. It relies on the response
+ * stage wrapping the `res.json` it is handed (server/test/framework-seam.test.ts holds the library
+ * to that).
  *
  * With `between`, warming waits on it after each stage, so that requests arriving meanwhile are
  * answered between stages rather than after all of them (a server that serves while it warms).
