@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200 --reads 50 --only main|scale|postgres]; --help lists the options.
+// npm run bench [-- --duration 3 --rounds 7 --connections 50 --warmup 1 --extra-paths 200 --reads 50 --only main|scale|postgres --seam]; --help lists the options.
 //
 // Load-tests GET /v1/tokens of the reference server against baselines measured in the same run:
 // raw node:http and a bare Express route serving the same catalog bytes, and Prism mocking the
@@ -22,6 +22,7 @@ import { lookupMicros } from './bench/lookup.js';
 import { runScale } from './bench/scale.js';
 import { formatPostgres, runPostgres } from './bench/postgres.js';
 import { formatScale } from './bench/scale-report.js';
+import { SEAM_PARTS, SEAM_VARIABLE } from '../server/http/framework/seam.js';
 import { formatReport, VARIANT_IDS, variantLabels, type Lookup, type Measured, type VariantId } from './bench/report.js';
 
 const USAGE = `Usage: npm run bench [-- options]
@@ -39,6 +40,8 @@ Options:
   --extra-paths <n>    documented paths added for the "+N paths" variant (default 200)
   --reads <n>          scale section: reads timed one at a time per kind, size and round (default 50)
   --only <section>     run only "main" (GET /v1/tokens against the baselines), "scale" or "postgres"
+  --seam               main section: also the reference with the framework seam off, and with each
+                       of its parts off alone (VAULT_FRAMEWORK_SEAM; docs/server.md)
   -h, --help           print this and exit`;
 
 const OPTIONS = {
@@ -49,6 +52,7 @@ const OPTIONS = {
   'extra-paths': { type: 'string', default: '200' },
   reads: { type: 'string', default: '50' },
   only: { type: 'string' },
+  seam: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -94,12 +98,18 @@ const CATALOG_FOR_PAGE = `/v1/tokens?url=${encodeURIComponent('https://www.acme.
 const SIGNUP_REQUEST = '/v1/signup-requests/bench-token';
 
 interface Variant {
-  id: VariantId;
+  id: string;
   label: string;
   server: Running;
   path: string;
   headers: Record<string, string>;
 }
+
+/** The bench's --seam variants: the reference with the framework seam off, and with each of its parts off alone. */
+const SEAM_VARIANTS: { label: string; value: string }[] = [
+  { label: 'reference, seam off', value: 'off' },
+  ...SEAM_PARTS.map((part) => ({ label: `reference, seam on but ${part}`, value: `off:${part}` })),
+];
 
 const servers: Running[] = [];
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-run-'));
@@ -180,11 +190,18 @@ async function mainSection(machine: string): Promise<{ text: string; valid: bool
   const bareValidated = await started(
     startBenchServer('Express + validator', 'express-validated', { BENCH_BODY_FILE: bodyFile, BENCH_DOC: bundled }),
   ).then(firstResponse);
+  const keyed = (s: Running) => ({ authorization: `Bearer ${s.ready!.key}` });
+  const seamVariants: Variant[] = [];
+  if (args.seam) {
+    for (const { label, value } of SEAM_VARIANTS) {
+      const s = await reference(label, { BENCH_VALIDATE_RESPONSES: '1', [SEAM_VARIABLE]: value });
+      seamVariants.push({ id: `seam:${value}`, label, server: s, path: CATALOG, headers: keyed(s) });
+    }
+  }
   const prismProbe = { path: CATALOG, headers: auth };
   const prism = await started(startPrism('Prism, silent', join(ROOT, 'dist', 'openapi.yaml'), prismProbe, 'silent'));
   const prismLogging = await started(startPrism('Prism, default logging', join(ROOT, 'dist', 'openapi.yaml'), prismProbe, 'default'));
 
-  const keyed = (s: Running) => ({ authorization: `Bearer ${s.ready!.key}` });
   const label = variantLabels(settings.extraPaths);
   const target: Record<VariantId, Omit<Variant, 'id' | 'label'>> = {
     raw: { server: raw, path: CATALOG, headers: {} },
@@ -198,7 +215,7 @@ async function mainSection(machine: string): Promise<{ text: string; valid: bool
     'ref-novalidate-url': { server: unvalidated, path: CATALOG_FOR_PAGE, headers: keyed(unvalidated) },
     'ref-extra': { server: extra, path: CATALOG, headers: keyed(extra) },
   };
-  const variants: Variant[] = VARIANT_IDS.map((id) => ({ id, label: label[id], ...target[id] }));
+  const variants: Variant[] = [...VARIANT_IDS.map((id) => ({ id, label: label[id], ...target[id] })), ...seamVariants];
 
   const stopSampling = sampleMemory(servers.filter((s) => s !== cold));
   const measured = new Map<string, Measured>(

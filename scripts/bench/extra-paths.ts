@@ -1,7 +1,7 @@
-// A copy of the bundled document with `count` more documented paths, to show that the cost of a
-// request does not grow with the size of the document. Half are static, half take a path
-// parameter, and all sort before /v1/tokens, so a validator that tries documented paths in order
-// passes every one of them before it reaches the catalog.
+// A copy of the bundled document with `count` more documented paths, to show what the size of the
+// document costs a request. Half are static, half take a path parameter, and all sort before
+// /v1/tokens: the validator tries documented paths in order, so it passes every one of them before
+// it reaches the catalog.
 export function withExtraPaths(doc: Record<string, any>, count: number): Record<string, any> {
   const out = structuredClone(doc);
   const extra: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 // The validator's route lookup alone (express-openapi-validator's metadata stage, which finds the
 // documented operation of a request), timed in this process for the bundled document and for the
-// same document with extra paths. Unlike req/s under load, this is not blurred by the machine's
-// other work, so it shows plainly whether the per-request cost grows with the number of paths.
+// same document with extra paths. Unlike req/s under load, this is little blurred by the machine's
+// other work, so it shows plainly how the per-request cost grows with the number of paths.
 import express from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 
@@ -9,7 +9,7 @@ export type Stage = (req: unknown, res: unknown, next: (err?: unknown) => void) 
 
 /**
  * The validator's metadata stage, as app.ts configures the validator: the stage that finds the
- * documented operation of a request (and the one patches/ changes). Also used by the route tests.
+ * documented operation of a request (and the one the framework seam's route cache changes). Also used by the route tests.
  */
 export function metadataStage(doc: Record<string, unknown>): Stage {
   const stages = OpenApiValidator.middleware({
