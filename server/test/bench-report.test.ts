@@ -73,8 +73,10 @@ describe('npm run bench', () => {
     const [, , ...targets] = tableAfter(lines, '| target | met | measured |');
     const verdict = (what: string) => targets.find((t) => t[0] === what);
     for (const id of VARIANT_IDS.filter((v) => v.startsWith('ref'))) {
-      expect(verdict(`${labels[id]}: at least ${TARGETS.vsExpress}x bare Express`), id).toBeDefined();
-      expect(verdict(`${labels[id]}: at least ${TARGETS.vsPrism}x Prism mock, silent`), id).toBeDefined();
+      // The extra paths are shown, not held: the document has the paths the specification gives it.
+      const held = id !== 'ref-extra';
+      expect(verdict(`${labels[id]}: at least ${TARGETS.vsExpress}x bare Express`) !== undefined, id).toBe(held);
+      expect(verdict(`${labels[id]}: at least ${TARGETS.vsPrism}x Prism mock, silent`) !== undefined, id).toBe(held);
     }
     expect(verdict('reference, validated: at least 0.75x bare Express')?.slice(1)).toEqual(['yes', '0.80x (rounds 0.80 / 0.80 / 0.80)']);
     expect(verdict('reference, validated: at least 2x Prism mock, silent')?.slice(1)).toEqual(['yes', '2.00x (rounds 2.00 / 2.00 / 2.00)']);
