@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -81,6 +82,27 @@ describe('express-openapi-validator', () => {
     }
     expect(compiles.on, 'the route cache of patches/express-openapi-validator+5.6.2.patch is not in the installed library (npm ci applies it)').toBe(0);
     expect(compiles['off:route-cache']).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('Node', () => {
+  it("when IncomingMessage and ServerResponse are called on a new object, then they set it up (the message classes call them as a subclass's constructor would)", () => {
+    const socket = new Socket();
+    const req = Object.create(IncomingMessage.prototype) as IncomingMessage;
+    const res = Object.create(ServerResponse.prototype) as ServerResponse;
+    const callable = (construct: () => void) => {
+      try {
+        construct();
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const message = "node:http's constructors are no longer callable on a new object; http/framework/message-classes.ts calls them so";
+    expect(callable(() => (IncomingMessage as unknown as (this: unknown, s: Socket) => void).call(req, socket)), message).toBe(true);
+    expect(callable(() => (ServerResponse as unknown as (this: unknown, r: IncomingMessage) => void).call(res, req)), message).toBe(true);
+    expect([req.headers, res.statusCode]).toEqual([{}, 200]);
+    socket.destroy();
   });
 });
 
