@@ -18,6 +18,7 @@ import { outboxLine } from './outbox.js';
 import { loadRelease, type Release } from './domain/registry.js';
 import { createHttpServer, httpSettings } from './http/server.js';
 import { jsonLog } from './http/logging.js';
+import { seamParts } from './http/framework/seam.js';
 
 /**
  * Reads settings, listens, then opens the store. Every start-up failure is one line and a non-zero
@@ -88,6 +89,13 @@ if (countRefused !== '0' && countRefused !== '1') fail(`VAULT_COUNT_REFUSED_REQU
 // deliveries, so an integrator can watch one arrive; on by default only in the demo (`npm start`).
 const allowLoopback = env.VAULT_WEBHOOKS_ALLOW_LOOPBACK ?? (demo ? '1' : '0');
 if (allowLoopback !== '0' && allowLoopback !== '1') fail(`VAULT_WEBHOOKS_ALLOW_LOOPBACK must be "0" or "1", got "${allowLoopback}"`);
+
+// VAULT_FRAMEWORK_SEAM: the ways around Express and the validator (http/framework/seam.ts), all on by default.
+try {
+  seamParts();
+} catch (e) {
+  fail((e as Error).message);
+}
 
 // VAULT_CLOCK=manual (from now) or manual:<ISO time>: time moves only through the fixture surface.
 const clockSetting = env.VAULT_CLOCK ?? 'real';
