@@ -61,8 +61,9 @@ export class WebhookSender {
   constructor(private readonly options: WebhookSenderOptions) {
     this.transport = { ...systemTransport, ...options.transport };
     if (options.format.retries.length > 0) throw new Error('this server does not retry webhook deliveries; the document asks for retries');
-    // Settled in the background: a delivery cut off by an earlier stop or crash is recorded soon after start.
-    void this.settleOverdue();
+    // Settled in the background: a delivery cut off by an earlier stop or crash is recorded soon after
+    // start. A database not reachable yet must not end the process: the next listing settles them.
+    this.settleOverdue().catch(() => undefined);
   }
 
   get format(): WebhookFormat {
