@@ -66,16 +66,23 @@ ${replicas.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).
 /** Debian's libnginx-mod-stream. */
 const STREAM_MODULE = '/usr/lib/nginx/modules/ngx_stream_module.so';
 
-async function waitReady(port: number, timeoutMs = 60_000): Promise<void> {
+/** Waits for the replica's readiness; a replica that exited or never became ready is reported with the end of its log. */
+async function waitReady(dir: string, index: number, pid: number, port: number, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
+  const failed = (what: string) => {
+    const log = join(dir, `replica-${index}.log`);
+    const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-25).join('\n') : '(no log)';
+    return new Error(`the replica on port ${port} ${what}; the end of its log:\n${tail}`);
+  };
   for (;;) {
+    if (!alive(pid)) throw failed('exited before it was ready');
     try {
       const res = await fetch(`http://127.0.0.1:${port}/_health/ready`);
       if (res.status === 200) return;
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > until) throw new Error(`the replica on port ${port} did not become ready`);
+    if (Date.now() > until) throw failed('did not become ready');
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -112,7 +119,26 @@ export async function startServices(options: { dir: string; replicas: number; ma
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
   const postgres = await startCluster(join(dir, 'postgres'));
-  const databaseUrl = await createDatabase(postgres.url);
+  const started: { replicas: ClusterState['replicas']; nginxPid?: number } = { replicas: [] };
+  try {
+    return await startOnCluster(dir, postgres.url, options, started);
+  } catch (err) {
+    // A start that failed half way leaves nothing running: the replicas, nginx and PostgreSQL stop.
+    await Promise.all(started.replicas.map((r) => stopReplica(r.pid)));
+    if (started.nginxPid !== undefined && alive(started.nginxPid)) process.kill(started.nginxPid, 'SIGKILL');
+    stopCluster(join(dir, 'postgres'));
+    execFileSync('rm', ['-rf', dir]);
+    throw err;
+  }
+}
+
+async function startOnCluster(
+  dir: string,
+  adminUrl: string,
+  options: { replicas: number; manualClock?: boolean; limits?: string },
+  started: { replicas: ClusterState['replicas']; nginxPid?: number },
+): Promise<ClusterState> {
+  const databaseUrl = await createDatabase(adminUrl);
   const env: Record<string, string> = {
     VAULT_DATABASE_URL: databaseUrl,
     VAULT_DATA_DIR: join(dir, 'data'),
@@ -121,19 +147,20 @@ export async function startServices(options: { dir: string; replicas: number; ma
     ...(options.manualClock ? { VAULT_CLOCK: 'manual' } : {}),
     ...(options.limits ? { VAULT_LIMITS: options.limits } : {}),
   };
-  const replicas: ClusterState['replicas'] = [];
+  const replicas = started.replicas;
   // One at a time: the first seeds the demo account, the others find it in the shared settings.
   for (let i = 0; i < options.replicas; i++) {
     const port = await freePort();
     const pid = startReplica(dir, port, env, i);
     replicas.push({ port, pid });
-    await waitReady(port);
+    await waitReady(dir, i, pid, port);
   }
   const balancerPort = await freePort();
   if (!existsSync(STREAM_MODULE)) throw new Error(`nginx's stream module is missing (${STREAM_MODULE}): apt-get install libnginx-mod-stream`);
   writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, balancerPort, replicas.map((r) => r.port)));
   const nginx = spawn(nginxBin(), ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore', detached: true });
   nginx.unref();
+  started.nginxPid = nginx.pid;
   const balancer = `http://127.0.0.1:${balancerPort}`;
   for (const until = Date.now() + 10_000; ; ) {
     try {
@@ -184,7 +211,7 @@ export async function replaceReplica(state: ClusterState, index: number): Promis
   const replica = state.replicas[index]!;
   await stopReplica(replica.pid);
   replica.pid = startReplica(state.dir, replica.port, state.env, index);
-  await waitReady(replica.port);
+  await waitReady(state.dir, index, replica.pid, replica.port);
   writeFileSync(stateFile(state.dir), `${JSON.stringify(state, null, 2)}\n`);
 }
 
