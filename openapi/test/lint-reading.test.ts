@@ -53,7 +53,7 @@ components:
     Error:
       type: object
       required: [code, error]
-      x-basis: {required/code: {spec: '7'}, required/error: {spec: '7'}}
+      x-basis: {required/code: {spec: errors-have-code-and-error}, required/error: {spec: errors-have-code-and-error}}
       properties:
         code: {type: string}
         error: {type: string}
