@@ -117,6 +117,8 @@ await new Promise<void>((listening) => {
 });
 
 if (args.has('--reset')) {
+  // A shared database is never wiped by one replica's flag: its owner drops and creates it.
+  if (databaseUrl) fail('--reset starts the embedded store afresh; on PostgreSQL, drop and create the database instead (docs/postgres.md)');
   for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, localFile]) rmSync(f, { force: true });
 }
 try {

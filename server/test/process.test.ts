@@ -255,6 +255,15 @@ describe('start-up errors', () => {
     expect(output.trim().split('\n')).toEqual(['credential-vault: VAULT_COUNT_REFUSED_REQUESTS must be "0" or "1", got "yes"']);
   });
 
+  it('when --reset is given with a PostgreSQL URL, then one line, a non-zero exit and the data directory unchanged', async () => {
+    const dir = await writtenDataDir();
+    const before = snapshot(dir);
+    const { code, output } = await runFailingServer({ VAULT_DATA_DIR: dir, VAULT_DATABASE_URL: 'postgres://127.0.0.1:1/vault' }, ['--demo', '--reset']);
+    expect(code).not.toBe(0);
+    expect(output.trim().split('\n')).toEqual(['credential-vault: --reset starts the embedded store afresh; on PostgreSQL, drop and create the database instead (docs/postgres.md)']);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('when the database has a newer schema, then one line, a non-zero exit and the file unchanged', async () => {
     const dir = dataDir();
     const file = join(dir, 'vault.db');
