@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { createServer as createHttp } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { spawnServer, type ServerProcess } from './process.js';
 import { createTestDatabase } from './postgres.js';
 import type { TestServer } from './support.js';
@@ -273,3 +275,40 @@ describe('kept answers across two replicas', () => {
   });
 });
 
+describe('webhook test deliveries across two replicas', () => {
+  it('when test deliveries are asked of both replicas at once, then each is sent once and its one attempt is listed on both', async () => {
+    const r = await replicas();
+    const arrived: string[] = [];
+    const receiver = createHttp((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        arrived.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    const admin = (base: string, method: string, path: string, json?: unknown) =>
+      fetch(`${base}/_fixtures${path}`, { method, headers: ADMIN(r), ...(json === undefined ? {} : { body: JSON.stringify(json) }) });
+    const base = r.servers[0].base;
+    const account = ((await (await admin(base, 'POST', '/accounts', { plan: 'Plus' })).json()) as { accountId: string }).accountId;
+    const card = ((await (await admin(base, 'POST', `/accounts/${account}/cards`, { number: '5555555555554444', anySite: true, agent: true })).json()) as { cardId: string }).cardId;
+    const hook = `/accounts/${account}/cards/${card}/webhook`;
+    expect((await admin(base, 'PUT', hook, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` })).status).toBe(200);
+
+    const answers = await race(r, 6, (b) => admin(b, 'POST', `${hook}/test`));
+    expect(answers.filter((a) => !a.startsWith('2'))).toEqual([]);
+    for (const until = Date.now() + 30_000; arrived.length < 6 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    // A moment more, in which a delivery sent twice would arrive twice.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(arrived).toHaveLength(6);
+    expect(new Set(arrived).size).toBe(6);
+    for (const server of r.servers) {
+      type Listed = { eventId: string; status: string; attempts: unknown[] };
+      const listed = ((await (await admin(server.base, 'GET', `${hook}/deliveries`)).json()) as { deliveries: Listed[] }).deliveries;
+      expect(listed.map((d) => d.eventId).sort()).toEqual([...arrived].sort());
+      expect(listed.map((d) => `${d.status} ${d.attempts.length}`)).toEqual(Array(6).fill('delivered 1'));
+    }
+  });
+});
