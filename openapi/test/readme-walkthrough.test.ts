@@ -9,26 +9,28 @@ import { ROOT } from './bundle.js';
 import { parseLintReports as jsonObjects } from '../../scripts/redocly.js';
 
 /**
- * The README's sandbox walkthrough, run as written: each ```sh block of its "Walkthrough" section,
- * in order, in one shell, from a folder whose data/ is the server's data directory (as the
+ * The sandbox's walkthrough (docs/sandbox.md), run as written: each ```sh block of its "Walkthrough"
+ * section, in order, in one shell, from a folder whose data/ is the server's data directory (as the
  * repository's root is for `npm start`). A block that starts the server (`npm start`, with its
  * variables and arguments) starts server/main.ts the way `npm start` does after building; the
- * others run unchanged. Also the first screen's curl call, against this server's address.
+ * others run unchanged. Also the README's first screen: its two commands and its curl call, against
+ * this server's address.
  */
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const SANDBOX = readFileSync(join(ROOT, 'docs', 'sandbox.md'), 'utf8');
 const START = /^((?:[A-Z_]+=\S+ )*)npm start(?: -- (.+))?$/;
 
 function section(heading: string): string {
-  const at = README.indexOf(`\n${heading}\n`);
-  if (at < 0) throw new Error(`README.md has no "${heading}"`);
-  const next = README.slice(at + heading.length + 2).search(/\n#{2,3} /);
-  return README.slice(at, next < 0 ? undefined : at + heading.length + 2 + next);
+  const at = SANDBOX.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`docs/sandbox.md has no "${heading}"`);
+  const next = SANDBOX.slice(at + heading.length + 2).search(/\n#{2,3} /);
+  return SANDBOX.slice(at, next < 0 ? undefined : at + heading.length + 2 + next);
 }
 
 const blocks = (text: string) => [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.trimEnd());
 
-describe('the README', () => {
+describe('the README and the sandbox walkthrough', () => {
   let dir = '';
   let server: ServerProcess | undefined;
   const run = promisify(execFile);
@@ -55,7 +57,7 @@ describe('the README', () => {
   }
 
   it('when the walkthrough is run as written, then the signup is approved, the late one expires and a reset makes a new account', async () => {
-    const steps = blocks(section('### Walkthrough'));
+    const steps = blocks(section('## Walkthrough'));
     expect(steps.length).toBeGreaterThanOrEqual(6);
     let script = '';
     const outputs: string[] = [];
