@@ -1,7 +1,7 @@
-// Writes the README's list of the Prism mock's answers, per operation, from the bundle
+// Writes docs/mock.md's list of the Prism mock's answers, per operation, from the bundle
 // (dist/openapi.json): each documented status with the example names `Prefer: example=<name>`
 // selects, and the operations without a success response, which Prism answers with their lowest
-// status. With --check, fails when README.md differs from a fresh generation, as
+// status. With --check, fails when docs/mock.md differs from a fresh generation, as
 // `npm run check:generated` does for the client's generated files.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,8 @@ import { ROOT } from './redocly.js';
 type Node = Record<string, any>;
 
 const BUNDLE = join(ROOT, 'dist', 'openapi.json');
-const README = join(ROOT, 'README.md');
+/** The page that carries the generated list. */
+export const MOCK_PAGE = join(ROOT, 'docs', 'mock.md');
 const BEGIN = '<!-- mock examples: generated from the document by `npm run generate`; do not edit -->';
 const END = '<!-- end of mock examples -->';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -84,12 +85,12 @@ export function renderMockExamples(doc: Node): string {
   ].join('\n');
 }
 
-/** README.md with its generated block replaced by `block`. */
-export function withBlock(readme: string, block: string): string {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no block between "${BEGIN}" and "${END}"`);
-  return readme.slice(0, start) + block + readme.slice(end + END.length);
+/** The page's text with its generated block replaced by `block`. */
+export function withBlock(page: string, block: string): string {
+  const start = page.indexOf(BEGIN);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/mock.md has no block between "${BEGIN}" and "${END}"`);
+  return page.slice(0, start) + block + page.slice(end + END.length);
 }
 
 if (process.argv[1]?.endsWith('mock-examples.ts')) {
@@ -97,15 +98,15 @@ if (process.argv[1]?.endsWith('mock-examples.ts')) {
     console.error('mock examples: dist/openapi.json is missing; run "npm run bundle" first');
     process.exit(1);
   }
-  const readme = readFileSync(README, 'utf8');
-  const fresh = withBlock(readme, renderMockExamples(JSON.parse(readFileSync(BUNDLE, 'utf8')) as Node));
+  const page = readFileSync(MOCK_PAGE, 'utf8');
+  const fresh = withBlock(page, renderMockExamples(JSON.parse(readFileSync(BUNDLE, 'utf8')) as Node));
   if (!process.argv.includes('--check')) {
-    writeFileSync(README, fresh);
-    console.log('mock examples: dist/openapi.json -> README.md');
-  } else if (fresh === readme) {
-    console.log('check:generated: the mock examples of README.md are up to date');
+    writeFileSync(MOCK_PAGE, fresh);
+    console.log('mock examples: dist/openapi.json -> docs/mock.md');
+  } else if (fresh === page) {
+    console.log('check:generated: the mock examples of docs/mock.md are up to date');
   } else {
-    console.error('check:generated: the mock examples of README.md differ from the document; run "npm run generate" and commit README.md');
+    console.error('check:generated: the mock examples of docs/mock.md differ from the document; run "npm run generate" and commit docs/mock.md');
     process.exit(1);
   }
 }

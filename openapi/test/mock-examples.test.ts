@@ -1,18 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMockExamples, withBlock } from '../../scripts/mock-examples.js';
+import { MOCK_PAGE, renderMockExamples, withBlock } from '../../scripts/mock-examples.js';
 import { startServer, type TestServer } from '../../server/test/support.js';
-import { loadBundle, ROOT } from './bundle.js';
+import { loadBundle } from './bundle.js';
 
 /**
- * The README's list of the mock's answers (written by scripts/mock-examples.ts) names the HTTP
+ * The mock's page's list of its answers (docs/mock.md, written by scripts/mock-examples.ts) names the HTTP
  * layer's 408 and 431 by the example `Prefer` selects and by the `code` the answer carries, which is
  * the code the reference server sends.
  */
 
-const README = join(ROOT, 'README.md');
 
 /** The one answer to a request whose headers are over the server's cap. */
 function oversizeHeaders(base: string): Promise<{ status: number; code: string }> {
@@ -26,22 +24,22 @@ function oversizeHeaders(base: string): Promise<{ status: number; code: string }
   });
 }
 
-describe("the README's answers of the HTTP layer", () => {
+describe("the mock page's answers of the HTTP layer", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer();
   });
   afterAll(() => server.close());
 
-  it('when the README is read, then its generated list is fresh and names each answer by example and by code', () => {
-    const readme = readFileSync(README, 'utf8');
-    expect(withBlock(readme, renderMockExamples(loadBundle()))).toBe(readme);
-    expect(readme).toContain(
+  it('when the mock page is read, then its generated list is fresh and names each answer by example and by code', () => {
+    const page = readFileSync(MOCK_PAGE, 'utf8');
+    expect(withBlock(page, renderMockExamples(loadBundle()))).toBe(page);
+    expect(page).toContain(
       "Every operation also documents the answers of the server's HTTP layer: 408 (example `request_timeout`, code `bad_request`) and 431 (example `headers_too_large`, code `bad_request`).",
     );
   });
 
-  it('when the reference server refuses headers over its cap, then its code is the one the README names for 431', async () => {
+  it('when the reference server refuses headers over its cap, then its code is the one the mock page names for 431', async () => {
     expect(await oversizeHeaders(server.base)).toEqual({ status: 431, code: 'bad_request' });
   });
 });
