@@ -2,8 +2,8 @@
 // outside the repository (so nothing resolves from its node_modules), programs type-checked there and
 // run with node against the reference server, started as `npm start` starts it: an ES module project
 // with its own TypeScript 5 and 7, under the strictest settings, and a CommonJS one (`module: node16`)
-// compiled with the repository's tsc. Every ```ts block of the README's "Integrators" section and of
-// the package's own README is compiled there as written, and the integrator example is run; the
+// compiled with the repository's tsc. Every ```ts block of the integrators' guide (docs/integrators.md)
+// and of the package's own README is compiled there as written, and the integrator example is run; the
 // client's type tests are compiled too, importing the installed package.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,16 +63,15 @@ function asInstalled(source: string): string {
 }
 
 /**
- * Every documented snippet, by the file it is compiled as: the ```ts blocks of README.md's
- * "Integrators" section (the first two are also run: the example and the mock's) and of the package's
+ * Every documented snippet, by the file it is compiled as: the ```ts blocks of the integrators'
+ * guide, docs/integrators.md (the first two are also run: the example and the mock's), and of the package's
  * own README (client/README.md), as written.
  */
 function documentedSnippets(): Record<string, string> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Integrators\n');
-  const integrators = [...readme.slice(start, readme.indexOf('\n## ', start + 1)).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const guide = readFileSync(join(ROOT, 'docs', 'integrators.md'), 'utf8');
+  const integrators = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
   const own = [...readFileSync(join(CLIENT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  if (integrators.length < 2 || own.length < 1) throw new Error('README.md or client/README.md lost its ```ts blocks');
+  if (integrators.length < 2 || own.length < 1) throw new Error('docs/integrators.md or client/README.md lost its ```ts blocks');
   const names = ['example', 'mock', ...integrators.slice(2).map((_, i) => `readme-${i + 2}`)];
   return Object.fromEntries([...integrators.map((text, i) => [`${names[i]}.mts`, text]), ...own.map((text, i) => [`package-readme-${i}.mts`, text])]);
 }
@@ -221,7 +220,7 @@ const SNIPPETS_TSCONFIG = (files: string[]) => ({
   files,
 });
 
-// The Prism mock of `npm run mock`, for the README example that sends it `Prefer`; started with the
+// The Prism mock of `npm run mock`, for the guide's example that sends it `Prefer`; started with the
 // rest of the set-up and awaited by that test alone. Its own process group, stopped in one signal.
 let prism: ChildProcess | undefined;
 let prismBase = '';
@@ -428,7 +427,7 @@ describe('the packed client package', () => {
     expect(main.code).toBe(0);
   });
 
-  it('when the README example runs as written and the account holder approves, then it prints the page logins and the approval', async () => {
+  it('when the integrator example of docs/integrators.md runs as written and the account holder approves, then it prints the page logins and the approval', async () => {
     const holder = new Holder(local.baseUrl, local.adminToken);
     const example = run(process.execPath, ['example.mjs'], folder, { PATH: process.env.PATH }, 60_000);
     const link = await until(async () => (await holder.links(local.accountId)).find((l) => l.kind === 'signup' && l.status === 'pending'), 30_000);
@@ -440,7 +439,7 @@ describe('the packed client package', () => {
   }, 60_000);
 
   // After the test above: the example's own request was decided, so the five filed here are the only pending ones.
-  it('when the README example of the extension points runs against Prism, then the mock answers what Prefer asked and every request carried the trace context', async () => {
+  it('when the middleware example of the guide runs against Prism, then the mock answers what Prefer asked and every request carried the trace context', async () => {
     await prismStarted;
     const relay: TinyServer = await startTinyServer((req, res, _i, seen) => forward(prismBase, req, res, seen));
     try {
@@ -466,7 +465,7 @@ describe('the packed client package', () => {
     expect(Object.keys(lookup).sort()).toEqual(['merchant', 'platform', 'signup', 'signupPlatform']);
   }, 90_000);
 
-  it('when five requests already await the account holder, then the README example takes its too_many_pending branch', async () => {
+  it('when five requests already await the account holder, then the integrator example takes its too_many_pending branch', async () => {
     const vault = createVaultClient({ env: {}, apiUrl: local.baseUrl, apiKey: local.keys.signup });
     for (let i = 0; i < 5; i++) await vault.fileSignupRequest({ website: `pending${i}.com`, email: 'jane@example.com' });
     const done = await run(process.execPath, ['example.mjs'], folder, { PATH: process.env.PATH }, 30_000);

@@ -1,8 +1,8 @@
-// The README's webhook receiver, run as written (its import pointed at the client's source) against
+// The webhook receiver of docs/integrators.md, run as written (its import pointed at the client's source) against
 // deliveries from the reference server: a real test delivery is verified, parsed into its typed event
 // and acknowledged; the same delivery with its body tampered with, re-signed with a stale `t`, or
 // signed with another secret is refused; a verified event of a type the document does not describe is
-// acknowledged and ignored; the README's signing program's delivery is accepted; and after the secret
+// acknowledged and ignored; the guide's signing program's delivery is accepted; and after the secret
 // is rotated (the receiver keeps the old one) a real delivery verifies during the overlap, and fails
 // once a second rotation has dropped the old secret.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,13 +20,14 @@ import { until } from './support/sandbox.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN = 'adm_webhook_receiver_test';
 
-/** The `n`th ```ts block under README.md's "### Receiving webhooks" (the receiver, then the signing program), exactly as written. */
+/** The `n`th ```ts block under docs/integrators.md's "## Receiving webhooks" (the receiver, then the signing program), exactly as written. */
 function readmeBlock(n: number): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const at = readme.indexOf('\n### Receiving webhooks\n');
-  const section = readme.slice(at, readme.indexOf('\n## ', at + 1));
+  const guide = readFileSync(join(ROOT, 'docs', 'integrators.md'), 'utf8');
+  const at = guide.indexOf('\n## Receiving webhooks\n');
+  const next = guide.indexOf('\n## ', at + 1);
+  const section = guide.slice(at, next < 0 ? undefined : next);
   const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][n];
-  if (at < 0 || !block) throw new Error(`README.md has no ${n + 1} \`\`\`ts blocks under "### Receiving webhooks"`);
+  if (at < 0 || !block) throw new Error(`docs/integrators.md has no ${n + 1} \`\`\`ts blocks under "## Receiving webhooks"`);
   return block[1]!;
 }
 const atSource = (program: string) => program.replace("from '@credential-vault/client'", `from ${JSON.stringify(join(ROOT, 'client', 'index.ts'))}`);
@@ -41,7 +42,7 @@ async function freePort(): Promise<number> {
 
 const sign = (secret: string, t: string, body: Buffer) => createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
 
-describe('the README webhook receiver', () => {
+describe("the integrators' guide's webhook receiver", () => {
   let sandbox: TestServer;
   let folder: string;
   let receiver: ChildProcess;
@@ -143,7 +144,7 @@ describe('the README webhook receiver', () => {
     expect(output).not.toContain('event card.paused');
   });
 
-  it("when the README's signing program sends a delivery, then the receiver verifies it as the service's", async () => {
+  it("when the guide's signing program sends a delivery, then the receiver verifies it as the service's", async () => {
     const program = join(folder, 'sign.mts');
     writeFileSync(program, atSource(readmeBlock(1)));
     const signed = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
