@@ -21,8 +21,9 @@ export interface MessageClasses {
  * Express gives every request and response its app's prototypes as it starts on them, with
  * Object.setPrototypeOf. On an object that already has that prototype the call does nothing; on a
  * fresh IncomingMessage and ServerResponse it gives each a hidden class of its own, and the
- * property reads of Node's stream and HTTP code, which every socket shares, go megamorphic. That
- * was the largest share of a catalog read (docs/server.md, "The framework seam", has the figures).
+ * property reads of Node's stream and HTTP code, which every socket shares, go megamorphic, on
+ * every request. `npm run bench -- --only main --seam` measures what this saves (docs/server.md,
+ * "The framework seam"; docs/performance.md).
  */
 export function messageClasses(): MessageClasses {
   // Constructor functions, not classes: the server holds on to these two from its start, and a

@@ -5,7 +5,7 @@ import type { ValidatorStages } from '../validator.js';
 /**
  * express-openapi-validator compiles lazily: the document on the first request, and each
  * operation's request and response validators on the first request to that operation, which then
- * waits for it (docs/server.md, "The framework seam", has what that costs a first catalog read);
+ * waits for it (the bench's "first response" column measures that wait: docs/performance.md);
  * V8 then compiles each generated validation function on its first call. Warming runs every documented operation, once per documented request media type,
  * through the validator's own stages with a synthetic request carrying the documented request
  * example, then passes every documented response example through the response hook, so the first
