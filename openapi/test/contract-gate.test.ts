@@ -201,6 +201,50 @@ describe('the contract gate against the released document', () => {
   });
 });
 
+describe('error codes that come with a new optional parameter', () => {
+  // A header the released document does not have, which alone can bring `busy_key` on a 409.
+  const header = (codes?: Node) => ({ name: 'X-Once', in: 'header', required: false, schema: { type: 'string' }, ...(codes ? { 'x-error-codes': codes } : {}) });
+  const withCode = (d: Node, codes?: Node) => {
+    const op = operation(d, 'setLoginUsername');
+    op.parameters = [...(op.parameters ?? []), header(codes)];
+    const code = codeNarrowing(d, 'setLoginUsername', '409');
+    code.enum = [code.const, 'busy_key'];
+    delete code.const;
+    d.components.schemas.ApiErrorCode.enum.push('busy_key');
+    return bump(d, '1.1.0');
+  };
+
+  it('when an operation gains an optional parameter and a code its x-error-codes lists, then neither breaks a client', () => {
+    const result = gate((d) => withCode(d, { '409': ['busy_key'] }));
+    expect(result.failures).toEqual([]);
+    expect(summary(result.changes)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^safe parameter-added: .*`X-Once` \(header\) added \(optional\)/),
+        expect.stringMatching(/^safe error-code-added: .*response 409: error code `busy_key` added, answered only to a request with a parameter new to this operation/),
+        expect.stringMatching(/^safe enum-widened: .*published schema `ApiErrorCode`: value `busy_key` added, answered only to requests/),
+      ]),
+    );
+  });
+
+  it('when the parameter does not list the code, or lists it for another status, then the code breaks clients', () => {
+    for (const codes of [undefined, { '422': ['busy_key'] }]) {
+      const result = gate((d) => withCode(d, codes));
+      const kinds = result.changes.filter((c) => c.breaking).map((c) => `${c.kind} ${c.audience}`);
+      expect(kinds).toEqual(expect.arrayContaining(['error-code-added client', 'enum-widened client']));
+      expect(result.failures).toEqual([expect.stringContaining('need info.version 2.0.0 or later')]);
+    }
+  });
+
+  it('when the released operation already took the parameter, then a code added to it breaks clients', () => {
+    const before = copy();
+    const op = operation(before, 'setLoginUsername');
+    op.parameters = [...(op.parameters ?? []), header({ '409': ['busy_key'] })];
+    const result = checkContract(before, withCode(copy(), { '409': ['busy_key'] }), TODAY);
+    expect(result.changes.find((c) => c.kind === 'error-code-added')).toMatchObject({ breaking: true, audience: 'client' });
+    expect(result.failures).toEqual([expect.stringContaining('need info.version 2.0.0 or later')]);
+  });
+});
+
 describe('the versioning policy', () => {
   const removeCode = (d: Node) => {
     const code = codeNarrowing(d, 'fileSignupRequest', '400');

@@ -16,12 +16,14 @@ interface Context {
   changes: Change[];
   /** Component schemas the operations' comparisons reached (by name or title). */
   visited: Set<string>;
+  /** Error codes added by this change, each with whether every operation that added it gated it (`gatedAnswers`). */
+  addedCodes: Map<string, boolean>;
 }
 
 type Emit = (kind: ChangeKind, verdict: Verdict, message: string, pointer: { from?: string; to?: string }) => void;
 
 export function diffDocuments(rawFrom: Node, rawTo: Node): Change[] {
-  const ctx: Context = { from: mergeAllOf(rawFrom), to: mergeAllOf(rawTo), rawFrom, rawTo, changes: [], visited: new Set() };
+  const ctx: Context = { from: mergeAllOf(rawFrom), to: mergeAllOf(rawTo), rawFrom, rawTo, changes: [], visited: new Set(), addedCodes: new Map() };
   const before = operations(ctx.from);
   const after = operations(ctx.to);
   for (const [key, a] of before) {
@@ -78,7 +80,7 @@ function compareOperation(ctx: Context, a: Operation, b: Operation): void {
   }
   compareParameters(ctx, a, b, emit, docs.add);
   compareRequestBody(ctx, a, b, emit, docs.add);
-  compareResponses(ctx, a, b, emit, docs.add);
+  compareResponses(ctx, a, b, emit, docs.add, gatedAnswers(ctx, a, b));
   for (const key of ['summary', 'description', 'tags', 'x-spec-sections', 'externalDocs']) {
     if (!equal(oa[key], ob[key])) docs.add(key === 'x-spec-sections' ? 'specification sections' : key);
   }
@@ -162,6 +164,24 @@ function compareParameters(ctx: Context, a: Operation, b: Operation, emit: Emit,
   }
 }
 
+/**
+ * The error answers (`<status> <code>`) of `b` that only a request carrying a parameter new to this
+ * operation, and optional, can receive: those its `x-error-codes` lists. No client written against
+ * the released document sends that parameter, so none of them can receive these answers.
+ */
+function gatedAnswers(ctx: Context, a: Operation, b: Operation): Set<string> {
+  const before = new Set(a.parameters.map((raw) => parameterKey(ctx.from, raw)?.key));
+  const gated = new Set<string>();
+  for (const raw of b.parameters) {
+    const p = parameterKey(ctx.to, raw);
+    if (!p || p.node.required || before.has(p.key) || !isObject(p.node['x-error-codes'])) continue;
+    for (const [status, codes] of Object.entries<unknown>(p.node['x-error-codes'])) {
+      for (const code of Array.isArray(codes) ? codes : []) gated.add(`${status} ${code}`);
+    }
+  }
+  return gated;
+}
+
 function schemaScope(ctx: Context, direction: 'request' | 'response', label: string, errorBody: boolean, emit: Emit, docs: (part: string) => void): SchemaScope {
   return { from: ctx.from, to: ctx.to, direction, label, errorBody, emit, docs, active: new Set(), visited: ctx.visited };
 }
@@ -236,10 +256,16 @@ export function errorCodes(doc: Node, response: Node): Set<string> {
   return codes;
 }
 
-function compareResponses(ctx: Context, a: Operation, b: Operation, emit: Emit, docs: (part: string) => void): void {
+function compareResponses(ctx: Context, a: Operation, b: Operation, emit: Emit, docs: (part: string) => void, gated: Set<string>): void {
   const ra: Node = isObject(a.operation.responses) ? a.operation.responses : {};
   const rb: Node = isObject(b.operation.responses) ? b.operation.responses : {};
   const isError = (status: string) => /^[45]/.test(status);
+  const codeAdded = (status: string, code: string, label: string, pointer: string) => {
+    const only = gated.has(`${status} ${code}`);
+    ctx.addedCodes.set(code, (ctx.addedCodes.get(code) ?? true) && only);
+    const why = only ? ', answered only to a request with a parameter new to this operation (its `x-error-codes`)' : '';
+    emit('error-code-added', only ? SAFE : CLIENT, `${label}: error code \`${code}\` added${why}`, { to: pointer });
+  };
   for (const status of Object.keys(ra)) {
     if (status in rb) continue;
     // Clients lose an outcome they were told of; servers that still answer it no longer conform.
@@ -250,7 +276,7 @@ function compareResponses(ctx: Context, a: Operation, b: Operation, emit: Emit, 
     if (status in ra) continue;
     emit('response-added', SAFE, `response ${status} added`, { to: y.pointer });
     if (isError(status) && isObject(y.node)) {
-      for (const code of errorCodes(ctx.to, y.node)) emit('error-code-added', CLIENT, `response ${status}: error code \`${code}\` added`, { to: y.pointer });
+      for (const code of errorCodes(ctx.to, y.node)) codeAdded(status, code, `response ${status}`, y.pointer);
     }
   }
   for (const status of Object.keys(ra)) {
@@ -264,7 +290,7 @@ function compareResponses(ctx: Context, a: Operation, b: Operation, emit: Emit, 
     if (isError(status)) {
       const ca = errorCodes(ctx.from, x.node);
       const cb = errorCodes(ctx.to, y.node);
-      for (const code of cb) if (!ca.has(code)) emit('error-code-added', CLIENT, `${label}: error code \`${code}\` added`, { to: y.pointer });
+      for (const code of cb) if (!ca.has(code)) codeAdded(status, code, label, y.pointer);
       for (const code of ca) if (!cb.has(code)) emit('error-code-removed', SERVER, `${label}: error code \`${code}\` removed`, { to: y.pointer });
     }
     compareContent(ctx, 'response', label, x.node.content, `${x.pointer}/content`, y.node.content, `${y.pointer}/content`, isError(status), emit, docs);
@@ -393,8 +419,24 @@ function comparePublishedSchemas(ctx: Context, emit: Emit, docs: (part: string) 
   for (const name of Object.keys(sa)) {
     if (reached.has(name)) continue;
     if (!(name in sb)) emit('schema-removed', CLIENT, `published schema \`${name}\` removed`, { from: at(name) });
-    // Published values reach integrators as responses do.
-    else compareSchema(schemaScope(ctx, 'response', `published schema \`${name}\``, false, emit, docs), sa[name], at(name), sb[name], at(name));
+    else {
+      // Published values reach integrators as responses do, except the error codes that only
+      // requests with a new parameter can receive (see the operations' `error-code-added`).
+      const spared = gatedValues(ctx, sa[name], sb[name]);
+      const b = spared.length > 0 ? { ...sb[name], enum: sb[name].enum.filter((v: unknown) => !spared.includes(v)) } : sb[name];
+      if (spared.length > 0) {
+        const list = spared.map((v) => `\`${String(v)}\``).join(', ');
+        emit('enum-widened', SAFE, `published schema \`${name}\`: value${spared.length > 1 ? 's' : ''} ${list} added, answered only to requests with a parameter new to their operations`, { to: at(name) });
+      }
+      compareSchema(schemaScope(ctx, 'response', `published schema \`${name}\``, false, emit, docs), sa[name], at(name), b, at(name));
+    }
   }
   for (const name of Object.keys(sb)) if (!(name in sa) && !reached.has(name)) emit('schema-added', SAFE, `published schema \`${name}\` added`, { to: at(name) });
+}
+
+/** The values an enum gained that are error codes every operation added only as gated answers. */
+function gatedValues(ctx: Context, a: Node, b: Node): unknown[] {
+  if (!isObject(a) || !isObject(b) || !Array.isArray(b.enum)) return [];
+  const before: unknown[] = Array.isArray(a.enum) ? a.enum : [];
+  return b.enum.filter((v: unknown) => typeof v === 'string' && !before.includes(v) && ctx.addedCodes.get(v) === true);
 }
