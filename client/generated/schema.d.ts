@@ -157,6 +157,12 @@ export interface paths {
          *     truncated, not refused. 20 submissions per account in any rolling 24 hours (a
          *     deployment setting), shared by all keys of the account; beyond it, 429
          *     `rate_limited` without `Retry-After`.
+         *
+         *     **Sending it again.** A write sent with an `Idempotency-Key` and sent again with the
+         *     same key and body within 24 hours gets the first answer back and writes and charges nothing again;
+         *     the same key with another body answers 422 `idempotency_key_reused`, and while the
+         *     first is still being processed, 409 `idempotency_key_in_use` (see the header). The
+         *     specification gives writes no such key: this is the reference server's own.
          */
         post: operations["submitRecipe"];
         delete?: never;
@@ -239,6 +245,12 @@ export interface paths {
          *     its approval does. Labels: 50 per site name (`<name>`, then `<name>2` to
          *     `<name>50`). A scoped key may add at most 50 logins to its own list. A refused
          *     request is not counted.
+         *
+         *     **Sending it again.** A write sent with an `Idempotency-Key` and sent again with the
+         *     same key and body within 24 hours gets the first answer back and writes and charges nothing again;
+         *     the same key with another body answers 422 `idempotency_key_reused`, and while the
+         *     first is still being processed, 409 `idempotency_key_in_use` (see the header). The
+         *     specification gives writes no such key: this is the reference server's own.
          */
         post: operations["fileSignupRequest"];
         delete?: never;
@@ -329,6 +341,12 @@ export interface paths {
          *     per account per 24-hour window starting at the first counted change (a deployment
          *     setting); when it is spent, 429 `daily_limit` without `Retry-After`. Repeating the
          *     identical username writes nothing and charges nothing.
+         *
+         *     **Sending it again.** A write sent with an `Idempotency-Key` and sent again with the
+         *     same key and body within 24 hours gets the first answer back and writes and charges nothing again;
+         *     the same key with another body answers 422 `idempotency_key_reused`, and while the
+         *     first is still being processed, 409 `idempotency_key_in_use` (see the header). The
+         *     specification gives writes no such key: this is the reference server's own.
          */
         post: operations["setLoginUsername"];
         delete?: never;
@@ -377,6 +395,12 @@ export interface paths {
          *     changes per account per 24-hour window starting at the first counted change (a
          *     deployment setting); when it is spent, 429 `daily_limit` without `Retry-After`. A
          *     refused request is not counted.
+         *
+         *     **Sending it again.** A write sent with an `Idempotency-Key` and sent again with the
+         *     same key and body within 24 hours gets the first answer back and writes and charges nothing again;
+         *     the same key with another body answers 422 `idempotency_key_reused`, and while the
+         *     first is still being processed, 409 `idempotency_key_in_use` (see the header). The
+         *     specification gives writes no such key: this is the reference server's own.
          */
         post: operations["rotateLoginPassword"];
         delete?: never;
@@ -519,10 +543,18 @@ export interface paths {
          *     whichever the media type, the security headers each response lists.
          *
          *     The link is looked up before the body is read: an unknown, used or expired link
-         *     answers 404 at once, whatever body is on its way.
+         *     answers 404 at once, whatever body is on its way. With an `Idempotency-Key`, the
+         *     body of a decision to a link that exists (used or expired included) is read first,
+         *     since the key's first answer may be the one to send again.
          *
          *     **Limits.** The link lives 5 minutes from the hold. Body at most 1 KB of JSON (413
          *     `bad_request`, cut while streaming), nested at most 64 levels deep.
+         *
+         *     **Sending it again.** A decision sent with an `Idempotency-Key` and sent again with the
+         *     same key and body within 24 hours gets the first answer back and decides nothing again;
+         *     the same key with another body answers 422 `idempotency_key_reused`, and while the
+         *     first is still being processed, 409 `idempotency_key_in_use` (see the header). The
+         *     specification gives writes no such key: this is the reference server's own.
          */
         post: operations["decidePurchaseApproval"];
         delete?: never;
@@ -617,7 +649,9 @@ export interface paths {
          *     whichever the media type, the security headers each response lists.
          *
          *     The link is looked up before the body is read: an unknown, used or expired link
-         *     answers 404 at once, whatever body is on its way.
+         *     answers 404 at once, whatever body is on its way. With an `Idempotency-Key`, the
+         *     body of a decision to a link that exists (used or expired included) is read first,
+         *     since the key's first answer may be the one to send again.
          *
          *     **Limits.** Body at most 1 KB of JSON (413 `bad_request`, cut while streaming),
          *     nested at most 64 levels deep. The link lives as long as the request: 24 hours from filing. Approval
@@ -625,6 +659,12 @@ export interface paths {
          *     50 entries, and charges the credential-change budget of 25 per account per 24-hour
          *     window starting at the first counted change (a deployment setting); none of these
          *     answers an error here, each leaves the request pending with its reason.
+         *
+         *     **Sending it again.** A decision sent with an `Idempotency-Key` and sent again with the
+         *     same key and body within 24 hours gets the first answer back and decides nothing again;
+         *     the same key with another body answers 422 `idempotency_key_reused`, and while the
+         *     first is still being processed, 409 `idempotency_key_in_use` (see the header). The
+         *     specification gives writes no such key: this is the reference server's own.
          */
         post: operations["decideSignupApproval"];
         delete?: never;
@@ -982,7 +1022,7 @@ export interface components {
          *     `code` to the values it can return for a given status.
          * @enum {string}
          */
-        ApiErrorCode: "bad_request" | "invalid_website" | "invalid_email" | "invalid_username" | "password_too_short" | "invalid_policy" | "invalid_recipe" | "declared_not_offered" | "declared_required" | "unauthorized" | "invalid_api_key" | "signup_not_enabled" | "login_limit" | "scope_denied" | "not_found" | "request_not_found" | "username_already_set" | "not_rotatable" | "signup_requires_approval" | "rate_limited" | "too_many_pending" | "daily_limit";
+        ApiErrorCode: "bad_request" | "invalid_website" | "invalid_email" | "invalid_username" | "password_too_short" | "invalid_policy" | "invalid_recipe" | "declared_not_offered" | "declared_required" | "unauthorized" | "invalid_api_key" | "signup_not_enabled" | "login_limit" | "scope_denied" | "not_found" | "request_not_found" | "username_already_set" | "not_rotatable" | "signup_requires_approval" | "rate_limited" | "too_many_pending" | "daily_limit" | "idempotency_key_reused" | "idempotency_key_in_use";
         /**
          * ClientErrorCode
          * @description Codes raised by the client library, the proxy and the dashboard (specification
@@ -1730,6 +1770,39 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description A request with this `Idempotency-Key` is still being processed. Nothing was done
+         *     with this one: send it again, with the same key, after `Retry-After` seconds.
+         */
+        IdempotencyKeyInUse: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Retry-After": components["headers"]["RetryAfterKeyInUse"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
+         * @description The `Idempotency-Key` was already used, within its 24 hours, for a request with
+         *     another body or to another path. Nothing was written. Send this request with a new key.
+         */
+        IdempotencyKeyReused: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "idempotency_key_reused";
+                };
+            };
+        };
         /** @description The body is over 4 KB; the request was cut at the cap without reading the rest. */
         LoginWriteTooLarge: {
             headers: {
@@ -1779,6 +1852,27 @@ export interface components {
             };
         };
         /**
+         * @description A decision with this `Idempotency-Key` is still being processed. Nothing was done
+         *     with this one: send it again, with the same key, after `Retry-After` seconds.
+         */
+        LinkIdempotencyKeyInUse: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Retry-After": components["headers"]["RetryAfterKeyInUse"];
+                "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                Vary: components["headers"]["VaryAccept"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
          * @description The body is over 1 KB (root `x-limits` `link-decision-body`); the request was cut at
          *     the cap without reading the rest, and nothing was decided.
          */
@@ -1797,6 +1891,27 @@ export interface components {
                     code: "bad_request";
                 };
                 "text/html": components["schemas"]["LinkPage"];
+            };
+        };
+        /**
+         * @description The `Idempotency-Key` was already used with this link, within its 24 hours, for a
+         *     request with another body or to another path. Nothing was decided. Send this
+         *     decision with a new key.
+         */
+        LinkIdempotencyKeyReused: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                Vary: components["headers"]["VaryAccept"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "idempotency_key_reused";
+                };
             };
         };
     };
@@ -1837,6 +1952,37 @@ export interface components {
          * @example 1
          */
         RecipeIndexFull: string;
+        /**
+         * @description Makes a write safe to send again when no answer came. Send a value of your own, new
+         *     for each write (a UUID), and send the same value again with the same body when you
+         *     repeat that write: the write happens once.
+         *
+         *     A key belongs to the credential that sent it (the API key, or an account-holder
+         *     link's token) for 24 hours from its first request (root `x-limits`
+         *     `idempotency-key-window`):
+         *     - **The same key with the same body** to the same path gets the first answer again,
+         *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
+         *       is written again, and no rate limit or budget is charged again.
+         *     - **The same key with another body or another path** answers 422
+         *       `idempotency_key_reused`, and nothing is written.
+         *     - **The same key while its first request is still being processed**, by this or
+         *       another instance of the service, answers 409 `idempotency_key_in_use` with
+         *       `Retry-After: 1`. Send it again after that second.
+         *
+         *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
+         *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
+         *     the write again. Refusals that come before the key is looked up (a missing or unknown
+         *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+         *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+         *
+         *     Every answer to a request that carries a well-formed key carries it back in an
+         *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
+         *     and a write sent to it again may happen twice. The value is 1 to 255 visible ASCII
+         *     characters (`!` to `~`); any other value answers 400 with the operation's validation
+         *     code and nothing is written.
+         * @example 5f0c6d2e-8a4b-4f3e-9d1c-2b7a6e5f4d3c
+         */
+        IdempotencyKey: string;
         /**
          * @description The submission id returned by `POST /v1/recipes`.
          * @example sub_01J8ZK4Q2M7X9R3T5V6W8Y0A1B
@@ -1899,11 +2045,23 @@ export interface components {
          */
         CacheControlRecipes: "public, max-age=300" | "no-store";
         /**
+         * @description Seconds to wait before sending the request again with the same `Idempotency-Key`:
+         *     always 1.
+         * @example 1
+         */
+        RetryAfterKeyInUse: number;
+        /**
          * @description Whole seconds until the per-minute window ends, at least 1. Sent with
          *     `rate_limited` only; absent on the other codes of this status. An intermediary
          *     may strip it, so branch on `code`, not on this header.
          */
         RetryAfterWhenRateLimited: number;
+        /**
+         * @description Seconds to wait before sending the request again with the same `Idempotency-Key`:
+         *     always 1. Sent with `idempotency_key_in_use` only; absent on the other codes of this
+         *     status.
+         */
+        RetryAfterWhenKeyInUse: number;
         /**
          * @description On every answer of an account-holder link: no script, no frame, no resource from
          *     anywhere, and forms post only to the same origin. The page's one inline stylesheet
@@ -2033,7 +2191,39 @@ export interface operations {
     submitRecipe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a write safe to send again when no answer came. Send a value of your own, new
+                 *     for each write (a UUID), and send the same value again with the same body when you
+                 *     repeat that write: the write happens once.
+                 *
+                 *     A key belongs to the credential that sent it (the API key, or an account-holder
+                 *     link's token) for 24 hours from its first request (root `x-limits`
+                 *     `idempotency-key-window`):
+                 *     - **The same key with the same body** to the same path gets the first answer again,
+                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
+                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with another body or another path** answers 422
+                 *       `idempotency_key_reused`, and nothing is written.
+                 *     - **The same key while its first request is still being processed**, by this or
+                 *       another instance of the service, answers 409 `idempotency_key_in_use` with
+                 *       `Retry-After: 1`. Send it again after that second.
+                 *
+                 *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
+                 *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
+                 *     the write again. Refusals that come before the key is looked up (a missing or unknown
+                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Every answer to a request that carries a well-formed key carries it back in an
+                 *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
+                 *     and a write sent to it again may happen twice. The value is 1 to 255 visible ASCII
+                 *     characters (`!` to `~`); any other value answers 400 with the operation's validation
+                 *     code and nothing is written.
+                 * @example 5f0c6d2e-8a4b-4f3e-9d1c-2b7a6e5f4d3c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2072,6 +2262,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             /** @description The body is over 64 KB; the request was cut at the cap without reading the rest. */
             413: {
                 headers: {
@@ -2085,6 +2276,7 @@ export interface operations {
                     };
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
             /** @description The account's 20 submissions of the last 24 hours are spent. No `Retry-After`. */
             429: {
                 headers: {
@@ -2147,7 +2339,39 @@ export interface operations {
     fileSignupRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a write safe to send again when no answer came. Send a value of your own, new
+                 *     for each write (a UUID), and send the same value again with the same body when you
+                 *     repeat that write: the write happens once.
+                 *
+                 *     A key belongs to the credential that sent it (the API key, or an account-holder
+                 *     link's token) for 24 hours from its first request (root `x-limits`
+                 *     `idempotency-key-window`):
+                 *     - **The same key with the same body** to the same path gets the first answer again,
+                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
+                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with another body or another path** answers 422
+                 *       `idempotency_key_reused`, and nothing is written.
+                 *     - **The same key while its first request is still being processed**, by this or
+                 *       another instance of the service, answers 409 `idempotency_key_in_use` with
+                 *       `Retry-After: 1`. Send it again after that second.
+                 *
+                 *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
+                 *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
+                 *     the write again. Refusals that come before the key is looked up (a missing or unknown
+                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Every answer to a request that carries a well-formed key carries it back in an
+                 *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
+                 *     and a write sent to it again may happen twice. The value is 1 to 255 visible ASCII
+                 *     characters (`!` to `~`); any other value answers 400 with the operation's validation
+                 *     code and nothing is written.
+                 * @example 5f0c6d2e-8a4b-4f3e-9d1c-2b7a6e5f4d3c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2208,7 +2432,9 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["LoginWriteTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
             /**
              * @description The key's 20 login writes of this minute are spent (`rate_limited`, with
              *     `Retry-After`), or five of the account's signup requests already await a
@@ -2289,7 +2515,39 @@ export interface operations {
     setLoginUsername: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a write safe to send again when no answer came. Send a value of your own, new
+                 *     for each write (a UUID), and send the same value again with the same body when you
+                 *     repeat that write: the write happens once.
+                 *
+                 *     A key belongs to the credential that sent it (the API key, or an account-holder
+                 *     link's token) for 24 hours from its first request (root `x-limits`
+                 *     `idempotency-key-window`):
+                 *     - **The same key with the same body** to the same path gets the first answer again,
+                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
+                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with another body or another path** answers 422
+                 *       `idempotency_key_reused`, and nothing is written.
+                 *     - **The same key while its first request is still being processed**, by this or
+                 *       another instance of the service, answers 409 `idempotency_key_in_use` with
+                 *       `Retry-After: 1`. Send it again after that second.
+                 *
+                 *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
+                 *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
+                 *     the write again. Refusals that come before the key is looked up (a missing or unknown
+                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Every answer to a request that carries a well-formed key carries it back in an
+                 *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
+                 *     and a write sent to it again may happen twice. The value is 1 to 255 visible ASCII
+                 *     characters (`!` to `~`); any other value answers 400 with the operation's validation
+                 *     code and nothing is written.
+                 * @example 5f0c6d2e-8a4b-4f3e-9d1c-2b7a6e5f4d3c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2338,20 +2596,27 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description The login already has a different username. */
+            /**
+             * @description The login already has a different username (`username_already_set`), or a request
+             *     with this `Idempotency-Key` is still being processed (`idempotency_key_in_use`,
+             *     with `Retry-After`; the reference server's own answer): send it again, with the
+             *     same key, after `Retry-After` seconds.
+             */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
-                        /** @constant */
-                        code: "username_already_set";
+                        /** @enum {unknown} */
+                        code: "username_already_set" | "idempotency_key_in_use";
                     };
                 };
             };
             413: components["responses"]["LoginWriteTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
             /**
              * @description The key's 20 login writes of this minute are spent (`rate_limited`, with
              *     `Retry-After`), or the account's credential-change budget is spent
@@ -2376,7 +2641,39 @@ export interface operations {
     rotateLoginPassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a write safe to send again when no answer came. Send a value of your own, new
+                 *     for each write (a UUID), and send the same value again with the same body when you
+                 *     repeat that write: the write happens once.
+                 *
+                 *     A key belongs to the credential that sent it (the API key, or an account-holder
+                 *     link's token) for 24 hours from its first request (root `x-limits`
+                 *     `idempotency-key-window`):
+                 *     - **The same key with the same body** to the same path gets the first answer again,
+                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
+                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with another body or another path** answers 422
+                 *       `idempotency_key_reused`, and nothing is written.
+                 *     - **The same key while its first request is still being processed**, by this or
+                 *       another instance of the service, answers 409 `idempotency_key_in_use` with
+                 *       `Retry-After: 1`. Send it again after that second.
+                 *
+                 *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
+                 *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
+                 *     the write again. Refusals that come before the key is looked up (a missing or unknown
+                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Every answer to a request that carries a well-formed key carries it back in an
+                 *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
+                 *     and a write sent to it again may happen twice. The value is 1 to 255 visible ASCII
+                 *     characters (`!` to `~`); any other value answers 400 with the operation's validation
+                 *     code and nothing is written.
+                 * @example 5f0c6d2e-8a4b-4f3e-9d1c-2b7a6e5f4d3c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2420,21 +2717,26 @@ export interface operations {
             /**
              * @description This key may not rotate this login: another key created it, it is older than the
              *     change window, the account holder replaced its password, it is no longer in this
-             *     scoped key's list, or the label is unknown.
+             *     scoped key's list, or the label is unknown (`not_rotatable`). Or a request with
+             *     this `Idempotency-Key` is still being processed (`idempotency_key_in_use`, with
+             *     `Retry-After`; the reference server's own answer): send it again, with the same
+             *     key, after `Retry-After` seconds.
              */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
-                        /** @constant */
-                        code: "not_rotatable";
+                        /** @enum {unknown} */
+                        code: "not_rotatable" | "idempotency_key_in_use";
                     };
                 };
             };
             413: components["responses"]["LoginWriteTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
             /**
              * @description The key's 20 login writes of this minute are spent (`rate_limited`, with
              *     `Retry-After`), or the account's credential-change budget is spent
@@ -2528,7 +2830,39 @@ export interface operations {
     decidePurchaseApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a write safe to send again when no answer came. Send a value of your own, new
+                 *     for each write (a UUID), and send the same value again with the same body when you
+                 *     repeat that write: the write happens once.
+                 *
+                 *     A key belongs to the credential that sent it (the API key, or an account-holder
+                 *     link's token) for 24 hours from its first request (root `x-limits`
+                 *     `idempotency-key-window`):
+                 *     - **The same key with the same body** to the same path gets the first answer again,
+                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
+                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with another body or another path** answers 422
+                 *       `idempotency_key_reused`, and nothing is written.
+                 *     - **The same key while its first request is still being processed**, by this or
+                 *       another instance of the service, answers 409 `idempotency_key_in_use` with
+                 *       `Retry-After: 1`. Send it again after that second.
+                 *
+                 *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
+                 *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
+                 *     the write again. Refusals that come before the key is looked up (a missing or unknown
+                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Every answer to a request that carries a well-formed key carries it back in an
+                 *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
+                 *     and a write sent to it again may happen twice. The value is 1 to 255 visible ASCII
+                 *     characters (`!` to `~`); any other value answers 400 with the operation's validation
+                 *     code and nothing is written.
+                 * @example 5f0c6d2e-8a4b-4f3e-9d1c-2b7a6e5f4d3c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The token of an account-holder link: the path segment after `/v1/approvals/`,
@@ -2589,7 +2923,9 @@ export interface operations {
             };
             404: components["responses"]["LinkNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LinkIdempotencyKeyInUse"];
             413: components["responses"]["LinkDecisionTooLarge"];
+            422: components["responses"]["LinkIdempotencyKeyReused"];
             431: components["responses"]["RequestHeadersTooLarge"];
         };
     };
@@ -2634,7 +2970,39 @@ export interface operations {
     decideSignupApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a write safe to send again when no answer came. Send a value of your own, new
+                 *     for each write (a UUID), and send the same value again with the same body when you
+                 *     repeat that write: the write happens once.
+                 *
+                 *     A key belongs to the credential that sent it (the API key, or an account-holder
+                 *     link's token) for 24 hours from its first request (root `x-limits`
+                 *     `idempotency-key-window`):
+                 *     - **The same key with the same body** to the same path gets the first answer again,
+                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
+                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with another body or another path** answers 422
+                 *       `idempotency_key_reused`, and nothing is written.
+                 *     - **The same key while its first request is still being processed**, by this or
+                 *       another instance of the service, answers 409 `idempotency_key_in_use` with
+                 *       `Retry-After: 1`. Send it again after that second.
+                 *
+                 *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
+                 *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
+                 *     the write again. Refusals that come before the key is looked up (a missing or unknown
+                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Every answer to a request that carries a well-formed key carries it back in an
+                 *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
+                 *     and a write sent to it again may happen twice. The value is 1 to 255 visible ASCII
+                 *     characters (`!` to `~`); any other value answers 400 with the operation's validation
+                 *     code and nothing is written.
+                 * @example 5f0c6d2e-8a4b-4f3e-9d1c-2b7a6e5f4d3c
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The token of an account-holder link: the path segment after `/v1/approvals/`,
@@ -2697,7 +3065,9 @@ export interface operations {
             };
             404: components["responses"]["LinkNotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["LinkIdempotencyKeyInUse"];
             413: components["responses"]["LinkDecisionTooLarge"];
+            422: components["responses"]["LinkIdempotencyKeyReused"];
             431: components["responses"]["RequestHeadersTooLarge"];
         };
     };

@@ -115,7 +115,8 @@ export function renderDocumentModule(doc: Json): Rendered {
       const id = op.operationId as string | undefined;
       if (!id) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
-      for (const p of params) if (p.in !== 'path' && p.in !== 'query') throw new Error(`${id}: parameter ${p.name} in ${p.in} is not supported`);
+      // A header parameter (`Idempotency-Key`) is not a member of a call's input: the client sends its headers itself.
+      for (const p of params) if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') throw new Error(`${id}: parameter ${p.name} in ${p.in} is not supported`);
       let body = op.requestBody ? deref(op.requestBody) : undefined;
       // A body of any type with no schema is one the operation ignores (the retired createLogin): send none.
       if (body && !body.content?.['application/json']) {

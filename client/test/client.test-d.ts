@@ -202,7 +202,7 @@ export function statuses(error: unknown): string {
 }
 export function filingStatuses(error: unknown): number {
   if (!isVaultApiError(error, 'fileSignupRequest')) return 0;
-  assertType<Equal<typeof error.status, 400 | 401 | 403 | 408 | 413 | 429 | 431>>();
+  assertType<Equal<typeof error.status, 400 | 401 | 403 | 408 | 409 | 413 | 422 | 429 | 431>>();
   assertType<Equal<typeof error.code, ErrorCode<'fileSignupRequest'> | null>>();
   return error.status;
 }

@@ -23,7 +23,7 @@ export const missingSlot: RecipeLookup = { merchant: null, platform: null, signu
 
 // Error codes are narrowed per operation and status to the specification's list.
 type UsernameConflict = JsonBody<'setLoginUsername', 409>;
-assertType<Equal<UsernameConflict['code'], 'username_already_set'>>();
+assertType<Equal<UsernameConflict['code'], 'username_already_set' | 'idempotency_key_in_use'>>();
 export const conflict: UsernameConflict = { code: 'username_already_set', error: 'This login already has a different username.' };
 // @ts-expect-error not_found is a 404 of setLoginUsername, never its 409
 export const wrongConflict: UsernameConflict = { code: 'not_found', error: 'No login with this label.' };
@@ -31,7 +31,7 @@ assertType<Equal<JsonBody<'setLoginUsername', 400>['code'], 'bad_request' | 'inv
 assertType<Equal<JsonBody<'setLoginUsername', 401>['code'], 'unauthorized' | 'invalid_api_key'>>();
 assertType<Equal<JsonBody<'setLoginUsername', 429>['code'], 'rate_limited' | 'daily_limit'>>();
 assertType<Equal<JsonBody<'getRecipeSubmission', 404>['code'], 'not_found'>>();
-assertType<Equal<JsonBody<'rotateLoginPassword', 409>['code'], 'not_rotatable'>>();
+assertType<Equal<JsonBody<'rotateLoginPassword', 409>['code'], 'not_rotatable' | 'idempotency_key_in_use'>>();
 assertType<Equal<JsonBody<'fileSignupRequest', 403>['code'], 'signup_not_enabled' | 'login_limit'>>();
 assertType<Equal<JsonBody<'fileSignupRequest', 429>['code'], 'rate_limited' | 'too_many_pending'>>();
 assertType<Equal<JsonBody<'getSignupRequest', 403>['code'], 'scope_denied'>>();

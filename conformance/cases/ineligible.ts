@@ -1,6 +1,22 @@
 /**
- * Documented (operation, status, code) triples that no case exercises, each with the reason it
- * cannot be caused from outside. Keys are `<operationId> <status>[ <code>]`. The contract-coverage
- * table lists them as not testable; every other documented triple is exercised by a case.
+ * Documented (operation, status, code) triples that no case exercises, each with the reason: it
+ * cannot be caused from outside, or only by a request the runner never sends. Keys are
+ * `<operationId> <status>[ <code>]`. The contract-coverage table lists them as not testable; every
+ * other documented triple is exercised by a case.
  */
-export const INELIGIBLE: Record<string, string> = {};
+
+// The answers of the reference server's own Idempotency-Key header, on every POST that takes it.
+// The specification gives writes no such key, and the runner sends none, so that no judgement of
+// a deployment depends on it; the reference server's tests prove these answers instead.
+const KEYED_WRITES = ['submitRecipe', 'fileSignupRequest', 'setLoginUsername', 'rotateLoginPassword', 'decidePurchaseApproval', 'decideSignupApproval'];
+const REUSED =
+  'Answered only to a request that sends the reference server\'s own Idempotency-Key header, which the runner never sends; server/test/idempotency.test.ts proves it.';
+const IN_USE =
+  'Answered only to a request that sends the reference server\'s own Idempotency-Key header, which the runner never sends, while another request with the same key is inside the server, which no sequence of exchanges arranges; server/test/idempotency.test.ts and idempotency-processes.test.ts prove it, on one process and on two.';
+
+export const INELIGIBLE: Record<string, string> = Object.fromEntries(
+  KEYED_WRITES.flatMap((operationId) => [
+    [`${operationId} 409 idempotency_key_in_use`, IN_USE],
+    [`${operationId} 422 idempotency_key_reused`, REUSED],
+  ]),
+);

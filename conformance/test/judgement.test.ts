@@ -110,7 +110,7 @@ describe('a response judged both ways', () => {
     ['a link answered in JSON to a browser', exchange('getCvvRequest', 200, {}, { ...NO_STORE }, { accept: 'text/html' }), /the request's Accept/],
     ['410 with its own code for a used link', exchange('getCvvRequest', 410, { code: 'link_used', error: 'Used.' }, NO_STORE), /a status the document gives getCvvRequest/],
     ['its own code for an unknown link', exchange('getPurchaseApproval', 404, { code: 'link_unknown', error: 'No such link.' }, NO_STORE), /code: must be equal to one of the allowed values/],
-    ['an approval it cannot complete answered 409', exchange('decideSignupApproval', 409, { code: 'approval_blocked', error: 'No free label.' }, NO_STORE), /a status the document gives decideSignupApproval/],
+    ['an approval it cannot complete answered 409', exchange('decideSignupApproval', 409, { code: 'approval_blocked', error: 'No free label.' }, NO_STORE), /an error code decideSignupApproval lists for 409/],
     ['a purchase decision answered 204 with no body', { ...exchange('decidePurchaseApproval', 204, ''), response: { ...exchange('decidePurchaseApproval', 204, '').response, headers: {}, body: Buffer.alloc(0), text: '' } }, /a status the document gives decidePurchaseApproval/],
     ['a decision answered 202', exchange('decidePurchaseApproval', 202, { status: 'approved' }, NO_STORE), /a status the document gives decidePurchaseApproval/],
     ['an empty 431 of an edge to a raw head', { ...exchange('getTokenCatalog', 431, '', {}), layer: true }, /Content-Type/],

@@ -343,12 +343,13 @@ describe('the rendered pages, read as a reader reads them', () => {
     const url = pathToFileURL(join(DOCS, 'index.html')).href;
     await w.page.goto(`${url}#/signup/setloginusername`, { waitUntil: 'load' });
     await w.page.getByRole('button', { name: /^409/ }).first().click();
-    const said = w.page.getByText('Codes: username_already_set (see Error codes).').first();
+    const said = w.page.getByText('Codes: username_already_set, idempotency_key_in_use (see Error codes).').first();
     await said.waitFor();
     const text = await w.page.locator('body').innerText();
-    const response = text.slice(text.indexOf('The login already has a different username.'));
+    const response = text.slice(text.indexOf('The login already has a different username'));
     const body = response.slice(0, response.indexOf('Response\n'));
     expect(body).toContain('"username_already_set"');
+    expect(body).toContain('"idempotency_key_in_use"');
     for (const other of ['not_found', 'rate_limited', 'token_not_found']) expect(body).not.toContain(`"${other}"`);
     await said.getByRole('link', { name: 'Error codes' }).click();
     await w.page.waitForURL(/#\/section\/error-codes$/);
