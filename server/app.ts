@@ -11,6 +11,8 @@ import { matchOperation, unknownPath } from './http/operation.js';
 import { afterReceived, series } from './http/pipeline.js';
 import { authenticate } from './http/auth.js';
 import { readJsonBody } from './http/body.js';
+import { idempotency } from './http/idempotency.js';
+import { IdempotentWrites } from './domain/idempotency.js';
 import { perMinuteLimits } from './http/rate-limits.js';
 import { errorHandler, lastResort } from './http/errors.js';
 import { requestLog, jsonLog, type Log } from './http/logging.js';
@@ -61,8 +63,9 @@ function answered(op: Operation, res: Response, next: NextFunction): void {
 /**
  * The reference server. Order matters: the operation is matched once; the validator's response
  * hook is installed before anything can answer, so errors are checked against the document too;
- * then authentication, per-minute limits, the checks that need no body (an unknown link), the
- * capped body, request validation, the handler, and one error handler that speaks the
+ * then authentication, an idempotency key's decision (which reads the capped body first), per-minute
+ * limits, the checks that need no body (an unknown link), the capped body, request validation, the
+ * handler, and one error handler that speaks the
  * specification's `{code, error}`. The documented operations run as one series of stages
  * (http/pipeline.ts), the app's first layer, which every API request passes; the docs and the
  * fixture surface come after it.
@@ -90,6 +93,12 @@ export function createApp(options: AppOptions) {
     allowUnknownQueryParameters: true,
   });
   const { init, metadata, requests, responses } = stages;
+  const seconds = (id: string) => limiter.max(contract.limit(id), 'Free') * 1000;
+  const writes = new IdempotentWrites(
+    { db: options.db, sealer, clock: options.clock },
+    { windowMs: seconds('idempotency-key-window'), inFlightMs: seconds('idempotency-key-in-flight') },
+  );
+  const idempotentWrites = idempotency({ writes, contract, db: options.db, sealer, log });
 
   const app = express();
   app.disable('x-powered-by');
@@ -122,7 +131,9 @@ export function createApp(options: AppOptions) {
     ...init,
     ...metadata,
     ...responses,
+    idempotentWrites.echo,
     authenticate(options.db),
+    idempotentWrites.decide,
     perMinuteLimits(limiter, { countRefused: config.countRefusedRequests }),
     readJsonBody({
       nesting: contract.limit('body-nesting-depth'),

@@ -27,12 +27,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
- * Reads the JSON body of an operation that takes one, counting bytes as they arrive and cutting
- * the request at the operation's cap (sections 4.3, 4.5) without reading the rest. Then checks,
- * in this order and before anything walks the value: UTF-8, the nesting depth (on the raw bytes,
- * so no recursive walk ever meets a deeper body), JSON, and well-formed strings; and removes member
- * names with the operation's `x-removed-key-prefix`, at every depth. A body sent to an operation
- * that takes none is never read.
+ * Reads the JSON body of an operation that takes one (receiveBody), then checks, in this order and
+ * before anything walks the value: UTF-8, the nesting depth (on the raw bytes, so no recursive walk
+ * ever meets a deeper body), JSON, and well-formed strings; and removes member names with the
+ * operation's `x-removed-key-prefix`, at every depth. A body sent to an operation that takes none is
+ * never read.
  */
 export function readJsonBody(rules: BodyRules): RequestHandler {
   const depth = rules.nesting.value;
@@ -49,52 +48,90 @@ export function readJsonBody(rules: BodyRules): RequestHandler {
 
   function readBody(req: Request, res: Response, next: NextFunction, op: Operation): void {
     if (!op.readsJson || !hasBody(req.headers)) return next();
-    // Node reads the first of two Content-Type fields, a proxy may read the last: the body's media
-    // type is then not known, as two Authorization fields name no one key.
-    if (fieldCount(req.rawHeaders, 'content-type') > 1) {
-      const message = 'Send one Content-Type header; this request sends more than one.';
-      const errors = op.validationErrorCode === 'invalid_recipe' ? { errors: [{ path: '', message: 'is sent with more than one Content-Type header' }] } : {};
-      return refuse(req, next, new ApiError(400, op.validationErrorCode, message, errors));
-    }
-    const cap = op.bodyLimit!.value!;
-    const tooLarge = () =>
-      new ApiError(op.bodyLimit!.status ?? 413, op.bodyLimit!.code ?? 'bad_request', `The request body is larger than ${cap} bytes.`, {
-        headers: { Connection: 'close' },
-      });
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > cap) return refuse(req, next, tooLarge());
-    // Every check that needs no body has passed: only now is the client invited to send it
-    // (http/server.ts leaves 100 Continue to this point).
-    if (EXPECTS_CONTINUE.test(req.headers.expect ?? '')) res.writeContinue();
-
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (err?: unknown) => {
-      if (done) return;
-      done = true;
-      req.off('data', onData).off('end', onEnd).off('error', onError);
-      if (err) return refuse(req, next, err);
+    receiveBody(req, res).then((raw) => {
       try {
-        const raw = Buffer.concat(chunks, size);
         req.body =
           rules.takesForm?.(op) && req.is(FORM)
             ? parseForm(raw, op.validationErrorCode)
             : parse(raw, maxDepth, op.removedKeyPrefix, op.validationErrorCode);
-        next();
       } catch (e) {
-        next(e);
+        return next(e);
       }
+      next();
+    }, next);
+  }
+}
+
+const received = new WeakMap<Request, Buffer>();
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * The bytes of the request's body, read once however many stages ask (idempotent writes read it
+ * before the per-minute limits, http/idempotency.ts): counted as they arrive and cut at the
+ * operation's cap (sections 4.3, 4.5) without reading the rest. Refused before reading: two
+ * Content-Type fields, a declared length over the cap. A request that
+ * declares no body, or whose operation takes none, has no bytes. A refusal stops reading, and the
+ * connection closes after the answer.
+ */
+export function receiveBody(req: Request, res: Response): Promise<Buffer> {
+  const op = context(req).operation!;
+  const known = received.get(req);
+  if (known) return Promise.resolve(known);
+  if (!op.readsJson || !hasBody(req.headers)) return Promise.resolve(NO_BODY);
+  const refusal = refusedUnread(req, op);
+  if (refusal) return stopReading(req, refusal);
+  // Every check that needs no body has passed: only now is the client invited to send it
+  // (http/server.ts leaves 100 Continue to this point).
+  if (EXPECTS_CONTINUE.test(req.headers.expect ?? '')) res.writeContinue();
+  const cap = op.bodyLimit!.value!;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (err?: unknown) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      if (err) {
+        req.pause();
+        req.unpipe?.();
+        return reject(err);
+      }
+      const raw = Buffer.concat(chunks, size);
+      received.set(req, raw);
+      resolve(raw);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > cap) return finish(tooLarge());
+      if (size > cap) return finish(tooLarge(op));
       chunks.push(chunk);
     };
     const onEnd = () => finish();
     const onError = () => finish(new ApiError(400, op.validationErrorCode, 'The request body could not be read.'));
     req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+/** Why a body must not be read at all, from the request's head alone. */
+function refusedUnread(req: Request, op: Operation): ApiError | undefined {
+  // Node reads the first of two Content-Type fields, a proxy may read the last: the body's media
+  // type is then not known, as two Authorization fields name no one key.
+  if (fieldCount(req.rawHeaders, 'content-type') > 1) {
+    return bodyRefusal(op, 'Send one Content-Type header; this request sends more than one.', 'is sent with more than one Content-Type header');
   }
+  const cap = op.bodyLimit!.value!;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > cap) return tooLarge(op);
+  return undefined;
+}
+
+/** The operation's own 400; invalid_recipe lists the problem with the body's path. */
+function bodyRefusal(op: Operation, message: string, problem: string): ApiError {
+  return new ApiError(400, op.validationErrorCode, message, op.validationErrorCode === 'invalid_recipe' ? { errors: [{ path: '', message: problem }] } : {});
+}
+
+function tooLarge(op: Operation): ApiError {
+  const limit = op.bodyLimit!;
+  return new ApiError(limit.status ?? 413, limit.code ?? 'bad_request', `The request body is larger than ${limit.value} bytes.`, {
+    headers: { Connection: 'close' },
+  });
 }
 
 /** Whether the request declares a body (a length above zero, or chunked framing). */
@@ -103,10 +140,10 @@ export function hasBody(headers: Request['headers']): boolean {
 }
 
 /** Stops reading: the rest of the body is never consumed, and the connection closes after the answer. */
-function refuse(req: Request, next: Parameters<RequestHandler>[2], err: unknown) {
+function stopReading(req: Request, err: unknown): Promise<never> {
   req.pause();
   req.unpipe?.();
-  next(err);
+  return Promise.reject(err);
 }
 
 function parse(raw: Buffer, maxDepth: number, removedPrefix: string | undefined, code: string): unknown {
