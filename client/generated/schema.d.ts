@@ -1972,7 +1972,8 @@ export interface components {
          *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
          *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
          *     the write again. Refusals that come before the key is looked up (a missing or unknown
-         *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+         *     API key, a missing signup permission, a body over the cap or of another charset) keep
+         *     nothing either. An instance that stops while it processes a request holds that key
          *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
          *
          *     Every answer to a request that carries a well-formed key carries it back in an
@@ -2212,7 +2213,8 @@ export interface operations {
                  *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
                  *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
                  *     the write again. Refusals that come before the key is looked up (a missing or unknown
-                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     API key, a missing signup permission, a body over the cap or of another charset) keep
+                 *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
@@ -2360,7 +2362,8 @@ export interface operations {
                  *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
                  *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
                  *     the write again. Refusals that come before the key is looked up (a missing or unknown
-                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     API key, a missing signup permission, a body over the cap or of another charset) keep
+                 *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
@@ -2536,7 +2539,8 @@ export interface operations {
                  *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
                  *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
                  *     the write again. Refusals that come before the key is looked up (a missing or unknown
-                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     API key, a missing signup permission, a body over the cap or of another charset) keep
+                 *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
@@ -2662,7 +2666,8 @@ export interface operations {
                  *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
                  *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
                  *     the write again. Refusals that come before the key is looked up (a missing or unknown
-                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     API key, a missing signup permission, a body over the cap or of another charset) keep
+                 *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
@@ -2851,7 +2856,8 @@ export interface operations {
                  *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
                  *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
                  *     the write again. Refusals that come before the key is looked up (a missing or unknown
-                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     API key, a missing signup permission, a body over the cap or of another charset) keep
+                 *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
@@ -2991,7 +2997,8 @@ export interface operations {
                  *     Only final answers are kept: every 2xx, and every 4xx except 401, 408, 409
                  *     `idempotency_key_in_use` and 429. A 5xx or a 429 keeps nothing, so the same key tries
                  *     the write again. Refusals that come before the key is looked up (a missing or unknown
-                 *     API key, a missing signup permission, a body over the cap) keep nothing either. An instance that stops while it processes a request holds that key
+                 *     API key, a missing signup permission, a body over the cap or of another charset) keep
+                 *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an

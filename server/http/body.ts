@@ -69,7 +69,7 @@ const NO_BODY = Buffer.alloc(0);
  * The bytes of the request's body, read once however many stages ask (idempotent writes read it
  * before the per-minute limits, http/idempotency.ts): counted as they arrive and cut at the
  * operation's cap (sections 4.3, 4.5) without reading the rest. Refused before reading: two
- * Content-Type fields, a declared length over the cap. A request that
+ * Content-Type fields, a charset other than UTF-8, a declared length over the cap. A request that
  * declares no body, or whose operation takes none, has no bytes. A refusal stops reading, and the
  * connection closes after the answer.
  */
@@ -116,10 +116,25 @@ function refusedUnread(req: Request, op: Operation): ApiError | undefined {
   if (fieldCount(req.rawHeaders, 'content-type') > 1) {
     return bodyRefusal(op, 'Send one Content-Type header; this request sends more than one.', 'is sent with more than one Content-Type header');
   }
+  // RFC 8259 section 8.1: JSON exchanged between systems is UTF-8. Every charset parameter is read,
+  // however it is spelt, so no reader behind this one can take the bytes for another encoding.
+  const other = charsets(req.headers['content-type'] ?? '').find((c) => !UTF8_LABELS.has(c.toLowerCase()));
+  if (other !== undefined) {
+    return bodyRefusal(op, `Send the body in UTF-8; this request declares charset=${other}.`, `is declared in charset ${other}, not UTF-8`);
+  }
   const cap = op.bodyLimit!.value!;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > cap) return tooLarge(op);
   return undefined;
+}
+
+// The labels of UTF-8 that senders use (the WHATWG Encoding Standard's two common ones).
+const UTF8_LABELS = new Set(['utf-8', 'utf8']);
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/gi;
+
+/** Every charset parameter of a Content-Type value, quoted or not. */
+function charsets(contentType: string): string[] {
+  return [...contentType.matchAll(CHARSET_PARAMETER)].map((m) => m[1] ?? m[2] ?? '');
 }
 
 /** The operation's own 400; invalid_recipe lists the problem with the body's path. */
