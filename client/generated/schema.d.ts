@@ -1960,9 +1960,10 @@ export interface components {
          *     A key belongs to the credential that sent it (the API key, or an account-holder
          *     link's token) for 24 hours from its first request (root `x-limits`
          *     `idempotency-key-window`):
-         *     - **The same key with the same body** to the same path gets the first answer again,
-         *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
-         *       is written again, and no rate limit or budget is charged again.
+         *     - **The same key with the same body** to the same path gets the first answer again:
+         *       its status, its body byte for byte and its headers (all but `Date` and
+         *       `X-Request-Id`, which are the new request's), with `Idempotent-Replayed: true`.
+         *       Nothing is written again, and no rate limit or budget is charged again.
          *     - **The same key with another body or another path** answers 422
          *       `idempotency_key_reused`, and nothing is written.
          *     - **The same key while its first request is still being processed**, by this or
@@ -1975,6 +1976,10 @@ export interface components {
          *     API key, a missing signup permission, a body over the cap or of another charset) keep
          *     nothing either. An instance that stops while it processes a request holds that key
          *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+         *
+         *     Keys and kept answers are stored in the service's database, which every instance
+         *     shares, so a key holds across instances; an answer is stored encrypted, and the
+         *     request's body only as a keyed hash to compare with.
          *
          *     Every answer to a request that carries a well-formed key carries it back in an
          *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
@@ -2201,9 +2206,10 @@ export interface operations {
                  *     A key belongs to the credential that sent it (the API key, or an account-holder
                  *     link's token) for 24 hours from its first request (root `x-limits`
                  *     `idempotency-key-window`):
-                 *     - **The same key with the same body** to the same path gets the first answer again,
-                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
-                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with the same body** to the same path gets the first answer again:
+                 *       its status, its body byte for byte and its headers (all but `Date` and
+                 *       `X-Request-Id`, which are the new request's), with `Idempotent-Replayed: true`.
+                 *       Nothing is written again, and no rate limit or budget is charged again.
                  *     - **The same key with another body or another path** answers 422
                  *       `idempotency_key_reused`, and nothing is written.
                  *     - **The same key while its first request is still being processed**, by this or
@@ -2216,6 +2222,10 @@ export interface operations {
                  *     API key, a missing signup permission, a body over the cap or of another charset) keep
                  *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Keys and kept answers are stored in the service's database, which every instance
+                 *     shares, so a key holds across instances; an answer is stored encrypted, and the
+                 *     request's body only as a keyed hash to compare with.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
                  *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
@@ -2350,9 +2360,10 @@ export interface operations {
                  *     A key belongs to the credential that sent it (the API key, or an account-holder
                  *     link's token) for 24 hours from its first request (root `x-limits`
                  *     `idempotency-key-window`):
-                 *     - **The same key with the same body** to the same path gets the first answer again,
-                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
-                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with the same body** to the same path gets the first answer again:
+                 *       its status, its body byte for byte and its headers (all but `Date` and
+                 *       `X-Request-Id`, which are the new request's), with `Idempotent-Replayed: true`.
+                 *       Nothing is written again, and no rate limit or budget is charged again.
                  *     - **The same key with another body or another path** answers 422
                  *       `idempotency_key_reused`, and nothing is written.
                  *     - **The same key while its first request is still being processed**, by this or
@@ -2365,6 +2376,10 @@ export interface operations {
                  *     API key, a missing signup permission, a body over the cap or of another charset) keep
                  *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Keys and kept answers are stored in the service's database, which every instance
+                 *     shares, so a key holds across instances; an answer is stored encrypted, and the
+                 *     request's body only as a keyed hash to compare with.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
                  *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
@@ -2527,9 +2542,10 @@ export interface operations {
                  *     A key belongs to the credential that sent it (the API key, or an account-holder
                  *     link's token) for 24 hours from its first request (root `x-limits`
                  *     `idempotency-key-window`):
-                 *     - **The same key with the same body** to the same path gets the first answer again,
-                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
-                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with the same body** to the same path gets the first answer again:
+                 *       its status, its body byte for byte and its headers (all but `Date` and
+                 *       `X-Request-Id`, which are the new request's), with `Idempotent-Replayed: true`.
+                 *       Nothing is written again, and no rate limit or budget is charged again.
                  *     - **The same key with another body or another path** answers 422
                  *       `idempotency_key_reused`, and nothing is written.
                  *     - **The same key while its first request is still being processed**, by this or
@@ -2542,6 +2558,10 @@ export interface operations {
                  *     API key, a missing signup permission, a body over the cap or of another charset) keep
                  *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Keys and kept answers are stored in the service's database, which every instance
+                 *     shares, so a key holds across instances; an answer is stored encrypted, and the
+                 *     request's body only as a keyed hash to compare with.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
                  *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
@@ -2654,9 +2674,10 @@ export interface operations {
                  *     A key belongs to the credential that sent it (the API key, or an account-holder
                  *     link's token) for 24 hours from its first request (root `x-limits`
                  *     `idempotency-key-window`):
-                 *     - **The same key with the same body** to the same path gets the first answer again,
-                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
-                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with the same body** to the same path gets the first answer again:
+                 *       its status, its body byte for byte and its headers (all but `Date` and
+                 *       `X-Request-Id`, which are the new request's), with `Idempotent-Replayed: true`.
+                 *       Nothing is written again, and no rate limit or budget is charged again.
                  *     - **The same key with another body or another path** answers 422
                  *       `idempotency_key_reused`, and nothing is written.
                  *     - **The same key while its first request is still being processed**, by this or
@@ -2669,6 +2690,10 @@ export interface operations {
                  *     API key, a missing signup permission, a body over the cap or of another charset) keep
                  *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Keys and kept answers are stored in the service's database, which every instance
+                 *     shares, so a key holds across instances; an answer is stored encrypted, and the
+                 *     request's body only as a keyed hash to compare with.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
                  *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
@@ -2844,9 +2869,10 @@ export interface operations {
                  *     A key belongs to the credential that sent it (the API key, or an account-holder
                  *     link's token) for 24 hours from its first request (root `x-limits`
                  *     `idempotency-key-window`):
-                 *     - **The same key with the same body** to the same path gets the first answer again,
-                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
-                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with the same body** to the same path gets the first answer again:
+                 *       its status, its body byte for byte and its headers (all but `Date` and
+                 *       `X-Request-Id`, which are the new request's), with `Idempotent-Replayed: true`.
+                 *       Nothing is written again, and no rate limit or budget is charged again.
                  *     - **The same key with another body or another path** answers 422
                  *       `idempotency_key_reused`, and nothing is written.
                  *     - **The same key while its first request is still being processed**, by this or
@@ -2859,6 +2885,10 @@ export interface operations {
                  *     API key, a missing signup permission, a body over the cap or of another charset) keep
                  *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Keys and kept answers are stored in the service's database, which every instance
+                 *     shares, so a key holds across instances; an answer is stored encrypted, and the
+                 *     request's body only as a keyed hash to compare with.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
                  *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
@@ -2985,9 +3015,10 @@ export interface operations {
                  *     A key belongs to the credential that sent it (the API key, or an account-holder
                  *     link's token) for 24 hours from its first request (root `x-limits`
                  *     `idempotency-key-window`):
-                 *     - **The same key with the same body** to the same path gets the first answer again,
-                 *       with the same status, body and headers, and `Idempotent-Replayed: true`. Nothing
-                 *       is written again, and no rate limit or budget is charged again.
+                 *     - **The same key with the same body** to the same path gets the first answer again:
+                 *       its status, its body byte for byte and its headers (all but `Date` and
+                 *       `X-Request-Id`, which are the new request's), with `Idempotent-Replayed: true`.
+                 *       Nothing is written again, and no rate limit or budget is charged again.
                  *     - **The same key with another body or another path** answers 422
                  *       `idempotency_key_reused`, and nothing is written.
                  *     - **The same key while its first request is still being processed**, by this or
@@ -3000,6 +3031,10 @@ export interface operations {
                  *     API key, a missing signup permission, a body over the cap or of another charset) keep
                  *     nothing either. An instance that stops while it processes a request holds that key
                  *     for at most 60 seconds (`idempotency-key-in-flight`); then the key is free again.
+                 *
+                 *     Keys and kept answers are stored in the service's database, which every instance
+                 *     shares, so a key holds across instances; an answer is stored encrypted, and the
+                 *     request's body only as a keyed hash to compare with.
                  *
                  *     Every answer to a request that carries a well-formed key carries it back in an
                  *     `Idempotency-Key` header: a deployment whose answers do not is not honouring keys,
