@@ -39,7 +39,8 @@ import type { ExitCode, ReportInput } from './report/input.js';
 import { listing } from './report/listing.js';
 import { changedOperationsReport } from './report/contract-diff.js';
 import { requirementRows, requirementTotals, requirementsLine } from './report/requirements.js';
-import { generationNotStarted, generationReport, runGeneration, type GenerationSummary } from './generate/run.js';
+import { generationNotStarted, generationReport, runGeneration } from './generate/run.js';
+import type { GenerationSummary } from './generate/summary.js';
 import { generatedResults } from './generate/results.js';
 import { exitLine } from './report/exit-line.js';
 

@@ -1,7 +1,7 @@
 import type { Case } from '../case.js';
 import { RunnerError, type CaseResult } from '../outcome.js';
 import type { CaseDetail } from '../run.js';
-import type { GenerationSummary, PropertyOutcome } from './run.js';
+import type { GenerationSummary, PropertyOutcome } from './summary.js';
 
 /**
  * Generated inputs as results of their own: each property a case in every report, counted in the

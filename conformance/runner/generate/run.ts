@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Case } from '../case.js';
 import { CaseContext, describeResponse, type RunEnvironment } from '../context.js';
 import { codeOf, type Exchange } from '../exchange.js';
-import { CaseFailure, RunnerError, type NotRunKind } from '../outcome.js';
+import { CaseFailure, RunnerError } from '../outcome.js';
 import { reference } from '../basis.js';
 import { whyNotRun } from '../run.js';
 import { hashString } from '../data.js';
@@ -12,6 +12,7 @@ import { sequenceProperty, type SequenceProperty } from './sequences.js';
 
 type AnyProperty = Property | SequenceProperty;
 import { Stock } from './stock.js';
+import type { GenerationSummary, PropertyOutcome } from './summary.js';
 import type { Stop } from '../stop.js';
 
 /**
@@ -40,29 +41,6 @@ export const PROGRESS_EVERY_S = 15;
 
 /** Rounds at most: each spreads what is left of the budget over the properties still passing. */
 const ROUNDS = 6;
-
-export interface PropertyOutcome {
-  id: string;
-  operationId: string;
-  kind: string;
-  state: 'passed' | 'failed' | 'error' | 'not-run';
-  /** For `not-run`: the kind of reason and its cause in a few words, as a case's. */
-  notRun?: { kind: NotRunKind; label: string };
-  /** For `error`: what failed (the network, the driver, a stop's grace running out). */
-  errorKind?: RunnerError['kind'];
-  durationMs: number;
-  requests: number;
-  /** Requests per rule broken (or valid shape tried). */
-  byRule: Record<string, number>;
-  reason?: string;
-  failure?: { rule: string; failure: CaseFailure; exchange?: Exchange; seed: number; path?: string; shrinks: number };
-}
-
-export interface GenerationSummary {
-  outcomes: PropertyOutcome[];
-  requests: number;
-  durationMs: number;
-}
 
 function asCase(p: Pick<Property, 'id' | 'needs' | 'costs'>): Case {
   return { id: p.id, title: p.id, requirements: [], sections: ['4', '7.1'], basis: FROM_DOCUMENT, level: 'must', needs: p.needs, costs: p.costs, run: async () => undefined };

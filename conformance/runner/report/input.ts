@@ -4,7 +4,7 @@ import type { CaseResult } from '../outcome.js';
 import type { CaseDetail } from '../run.js';
 import type { Secrets } from '../secrets.js';
 import type { Settings } from '../settings.js';
-import type { GenerationSummary } from '../generate/run.js';
+import type { GenerationSummary } from '../generate/summary.js';
 import type { CoverageRow } from './coverage.js';
 import type { Tally } from './tally.js';
 import type { OperationOf, Recording } from '../har.js';
