@@ -1,7 +1,7 @@
 import type { ApiDocument } from '../runner/document.js';
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
-import { sampleRequest, securedOperations } from './support.js';
+import { sampleRequest, securedOperations } from './shared-steps.js';
 import { differences } from '../runner/by-meaning.js';
 import { reference, spec } from '../runner/basis.js';
 import type { RequirementId } from '../requirements/index.js';

@@ -1,7 +1,7 @@
 import type { ApiDocument } from '../runner/document.js';
 import { defineCase, type Case, type CaseCosts, type CaseNeeds } from '../runner/case.js';
 import type { CallOptions, CaseContext } from '../runner/context.js';
-import { fileSignup, sampleRequest, signupSetup } from './support.js';
+import { fileSignup, sampleRequest, signupSetup } from './shared-steps.js';
 import { http, reference, spec, together, type ReferenceBasis } from '../runner/basis.js';
 import { codeOf } from '../runner/exchange.js';
 import type { SpecRequirementId } from '../requirements/index.js';

@@ -2,7 +2,7 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Node } from '../runner/document.js';
 import { reference, spec } from '../runner/basis.js';
-import { catalog } from './support.js';
+import { catalog } from './shared-steps.js';
 import { entries, meaningfulDifferences, only, perAnswerMembers, sameEntry, stringLeaves, without } from '../runner/by-meaning.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ApiDocument } from '../runner/document.js';
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
-import { sampleRequest } from './support.js';
+import { sampleRequest } from './shared-steps.js';
 import { reference } from '../runner/basis.js';
 import { RunnerError } from '../runner/outcome.js';
 import { expectNoStore } from './headers.js';

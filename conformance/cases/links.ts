@@ -3,7 +3,7 @@ import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import { codeOf, type Exchange } from '../runner/exchange.js';
 import { reference, spec, type Basis, type ReferenceBasis } from '../runner/basis.js';
-import { LINK_BODY, LINK_OK, LINK_REFUSAL, expectLinkRefused, fileSignup, pollBody, signupSetup } from './support.js';
+import { LINK_BODY, LINK_OK, LINK_REFUSAL, expectLinkRefused, fileSignup, pollBody, signupSetup } from './shared-steps.js';
 import { expectNoStore } from './headers.js';
 import { lastingHeaders } from '../runner/per-message.js';
 import { body } from '../runner/by-meaning.js';

@@ -2,7 +2,7 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Exchange } from '../runner/exchange.js';
 import { NotRun } from '../runner/outcome.js';
-import { decideSignup, fileSignup, pollBody, signupSetup } from './support.js';
+import { decideSignup, fileSignup, pollBody, signupSetup } from './shared-steps.js';
 import { inOneFixedWindow } from './fixed-window.js';
 import { BUDGET, PENDING, WRITES, paddedJson } from './signup-steps.js';
 import { reference, spec } from '../runner/basis.js';

@@ -3,7 +3,7 @@ import { expectReading } from '../runner/readings.js';
 import { MISSING_LABEL_PASSWORD } from './readings.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Exchange } from '../runner/exchange.js';
-import { sampleRequest, signupSetup } from './support.js';
+import { sampleRequest, signupSetup } from './shared-steps.js';
 import { spec, type Rule } from '../runner/basis.js';
 import { body } from '../runner/by-meaning.js';
 import {

@@ -3,7 +3,7 @@ import { expectReading } from '../runner/readings.js';
 import { MISSING_LABEL_USERNAME, MISSING_USERNAME } from './readings.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Exchange } from '../runner/exchange.js';
-import { sampleRequest, signupSetup } from './support.js';
+import { sampleRequest, signupSetup } from './shared-steps.js';
 import { CHANGE_WINDOW, approvedLogin, expectCatalogEntry, loginAndStrangers, seconds } from './signup-steps.js';
 import { reference, spec, type Rule } from '../runner/basis.js';
 import { body, meaningfulDifferences, perAnswerMembers } from '../runner/by-meaning.js';

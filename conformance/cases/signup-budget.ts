@@ -1,7 +1,7 @@
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
-import { decideSignup, pollBody, signupSetup } from './support.js';
+import { decideSignup, pollBody, signupSetup } from './shared-steps.js';
 import { BUDGET, WRITES, approvalFails, fileExpecting, filePending } from './signup-steps.js';
 import { spec } from '../runner/basis.js';
 

@@ -2,7 +2,7 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import { NotRun, RunnerError } from '../runner/outcome.js';
-import { decideSignup, pollBody, signupSetup } from './support.js';
+import { decideSignup, pollBody, signupSetup } from './shared-steps.js';
 import { PENDING, SUFFIXES, WRITES, approvalFails, approvedLogin, fileExpecting, filePending, fileRefused, saveLogins } from './signup-steps.js';
 import { spec, type Basis, type Rule } from '../runner/basis.js';
 

@@ -1,7 +1,7 @@
 import { defineCase, type Case } from '../runner/case.js';
 import { reference, spec } from '../runner/basis.js';
-import { LINK_OK } from './support.js';
-import { fileSignup, signupSetup } from './support.js';
+import { LINK_OK } from './shared-steps.js';
+import { fileSignup, signupSetup } from './shared-steps.js';
 import { refuseEach } from './signup-filing.js';
 
 /**

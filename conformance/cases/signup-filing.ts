@@ -4,7 +4,7 @@ import { describeResponse } from '../runner/context.js';
 import { MISSING_EMAIL, MISSING_WEBSITE } from './readings.js';
 import type { CaseContext } from '../runner/context.js';
 import { RunnerError } from '../runner/outcome.js';
-import { pollBody, signupSetup, LINK_BODY } from './support.js';
+import { pollBody, signupSetup, LINK_BODY } from './shared-steps.js';
 import { reference, spec, type Rule } from '../runner/basis.js';
 import { LIFETIME, fileRefused, filePending, holderView, lengthRange, seconds } from './signup-steps.js';
 

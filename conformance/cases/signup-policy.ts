@@ -1,7 +1,7 @@
 import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
-import { signupApproved, signupSetup } from './support.js';
+import { signupApproved, signupSetup } from './shared-steps.js';
 import { defaultPolicy, expectPolicy, lengthRange, safeSymbols, type PolicyExpectation } from './signup-steps.js';
 import { spec, type Rule } from '../runner/basis.js';
 

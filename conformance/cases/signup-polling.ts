@@ -1,7 +1,7 @@
 import { defineCase, type Case } from '../runner/case.js';
 import { reference } from '../runner/basis.js';
 import type { Node } from '../runner/document.js';
-import { decideSignup, fileSignup, pollBody, signupSetup, LINK_BODY, LINK_OK } from './support.js';
+import { decideSignup, fileSignup, pollBody, signupSetup, LINK_BODY, LINK_OK } from './shared-steps.js';
 import { spec } from '../runner/basis.js';
 import { body, meaningfulDifferences, only, perAnswerMembers } from '../runner/by-meaning.js';
 import type { CaseContext } from '../runner/context.js';

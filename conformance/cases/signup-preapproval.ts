@@ -2,7 +2,7 @@ import { defineCase, type Case } from '../runner/case.js';
 import type { CaseContext } from '../runner/context.js';
 import type { Account } from '../runner/account.js';
 import { NotRun } from '../runner/outcome.js';
-import { fileSignup, pollBody, signupSetup } from './support.js';
+import { fileSignup, pollBody, signupSetup } from './shared-steps.js';
 import { WRITES, acrossKeys, defaultPolicy, expectCatalogEntry, expectNoPassword, expectPolicy, fileExpecting, signupKeys } from './signup-steps.js';
 import { spec } from '../runner/basis.js';
 import { body } from '../runner/by-meaning.js';

@@ -5,12 +5,12 @@ import type { Node } from '../runner/document.js';
 import { password as newPassword } from '../runner/data.js';
 import { RunnerError } from '../runner/outcome.js';
 import { describeResponse } from '../runner/context.js';
-import { LINK_BODY, LINK_OK, catalog, expectLinkRefused, fileSignup, signupApproved, signupSetup, type Filed } from './support.js';
+import { LINK_BODY, LINK_OK, catalog, expectLinkRefused, fileSignup, signupApproved, signupSetup, type Filed } from './shared-steps.js';
 import { spec, type Rule } from '../runner/basis.js';
 import { body, entries } from '../runner/by-meaning.js';
 
 /**
- * Steps the signup cases share beyond support.ts: the holder's view of a request, approvals that
+ * Steps the signup cases share beyond shared-steps.ts: the holder's view of a request, approvals that
  * cannot complete, password-policy and no-password checks, exact-size bodies, and logins saved in
  * bulk. Every call goes through `ctx.call`, so each response is still checked against the document.
  */

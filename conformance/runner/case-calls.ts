@@ -13,7 +13,7 @@ import { Random, hashString } from './data.js';
 import { sleep, type Throttle } from './throttle.js';
 import type { Judgement } from './basis.js';
 import type { RequirementId } from '../requirements/index.js';
-import type { Stop } from './stop.js';
+import type { Stop } from './interruption.js';
 
 /** What every case of one run shares. */
 export interface RunEnvironment {

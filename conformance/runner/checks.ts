@@ -6,7 +6,7 @@ import { codeOf, type Exchange } from './exchange.js';
 import { CaseFailure, type Deviation } from './outcome.js';
 import { sameMeaning, type Comparison } from './header-values.js';
 import { basisOfMark } from './spec-view.js';
-import { ACCEPT_ENCODING } from './wire.js';
+import { ACCEPT_ENCODING } from './answer-decoding.js';
 import type { RequirementId } from '../requirements/index.js';
 
 /**

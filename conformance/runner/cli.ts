@@ -4,7 +4,7 @@ import { resolveSettings } from './settings.js';
 import { runConformance, runnerVersion, loadCatalogue, type Catalogue } from './conformance.js';
 import { defaultDocumentPath } from './document.js';
 import { EXIT_MEANING, type ExitCode } from './report/input.js';
-import { Stop, signalExitCode } from './stop.js';
+import { Stop, signalExitCode } from './interruption.js';
 import { onStopSignals } from './signals.js';
 import { deleteAccounts } from './delete-accounts.js';
 import { runWorkflowsCommand } from './workflows/command.js';

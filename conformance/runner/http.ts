@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { RunnerError } from './errors.js';
 import { proxyAuthorization, proxyFor, shownProxy, tunnel, type ProxySettings } from './proxy.js';
 import { tlsHint, tlsOptions, type TlsSettings } from './tls.js';
-import { ACCEPT_ENCODING, decodeBody, type Wire } from './wire.js';
+import { ACCEPT_ENCODING, decodeBody, type Wire } from './answer-decoding.js';
 import { ANSWER_CAP, late, overCap } from './bounds.js';
 import { connected, exchangeRaw, rawHead } from './raw.js';
 

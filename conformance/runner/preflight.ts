@@ -8,7 +8,7 @@ import { RunnerError } from './outcome.js';
 import { sleep } from './throttle.js';
 import { checkKeys } from './key-checks.js';
 import { withNetworkHint } from './network-hints.js';
-import type { Stop } from './stop.js';
+import type { Stop } from './interruption.js';
 
 /**
  * Before any case: the base URL answers like the API, every key given is accepted and is what its

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { late, overCap, Received } from './bounds.js';
 import { RunnerError } from './errors.js';
-import { parseAnswer, type RawAnswer } from './wire.js';
+import { parseAnswer, type RawAnswer } from './answer-decoding.js';
 
 /**
  * Raw requests: bytes written as they are on a connection of their own, for what no client

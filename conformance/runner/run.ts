@@ -3,7 +3,7 @@ import { spendsOrCreates } from './case.js';
 import { CaseContext, KEY_OPTION, type RunEnvironment } from './context.js';
 import { CaseFailure, NotRun, ReferenceDeparture, RunnerError, sameDeparture, type CaseResult, type Deviation, type NotRunKind } from './outcome.js';
 import type { Exchange } from './exchange.js';
-import type { Stop } from './stop.js';
+import type { Stop } from './interruption.js';
 import { sameBasis } from './basis.js';
 import type { RequirementId } from '../requirements/index.js';
 import { caseScope } from './har.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Stop } from './stop.js';
-import { signalExitCode } from './stop.js';
+import type { Stop } from './interruption.js';
+import { signalExitCode } from './interruption.js';
 
 /**
  * How a run learns it must stop: SIGINT or SIGTERM, sent to it or to its process group, or the end

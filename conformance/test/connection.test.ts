@@ -5,7 +5,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, DIRECT, type ConnectionSettings, type HttpRequest } from '../runner/http.js';
 import { bypassesProxy, proxySettings } from '../runner/proxy.js';
-import { decodeBody, parseAnswer } from '../runner/wire.js';
+import { decodeBody, parseAnswer } from '../runner/answer-decoding.js';
 import { wireFailure } from '../runner/checks.js';
 import { replayOf, shellBytes } from '../runner/report/replay.js';
 import { RunnerError } from '../runner/errors.js';

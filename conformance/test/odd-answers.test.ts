@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, DIRECT, type HttpRequest } from '../runner/http.js';
-import { parseAnswer, decodeBody } from '../runner/wire.js';
+import { parseAnswer, decodeBody } from '../runner/answer-decoding.js';
 import { scripted } from './support/scripted.js';
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../runner/options.js';
 import { resolveSettings } from '../runner/settings.js';
-import { KnownDeviations } from '../runner/known.js';
+import { KnownDeviations } from '../runner/known-deviations.js';
 import { matchesTags, tagsOf } from '../runner/tags.js';
 import { networkHint } from '../runner/network-hints.js';
 import { exitLine } from '../runner/report/exit-line.js';

@@ -1,5 +1,5 @@
 import { transaction, type Db } from '../store/db.js';
-import { writeInSharedCommit } from '../store/shared-commit.js';
+import { writeInGroupCommit } from '../store/group-commit.js';
 import { findLiveKeyById, type AuthenticatedKey } from '../store/keys.js';
 import { ApiError } from './errors.js';
 
@@ -40,10 +40,10 @@ export function writeAs<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: 
 }
 
 /**
- * As writeAs, as one step of the connection's next shared commit (store/shared-commit.ts), with the
+ * As writeAs, as one step of the connection's next group commit (store/group-commit.ts), with the
  * other writes and the limiter's charges of the same event-loop turn: the step's savepoint holds
  * the check and the write together. Settles once that has committed.
  */
-export function writeAsInSharedCommit<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
-  return writeInSharedCommit(db, async (tx) => write(authorised(await findLiveKeyById(tx, key.id), needs), tx));
+export function writeAsInGroupCommit<T>(db: Db, key: { id: string }, needs: KeyNeeds, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
+  return writeInGroupCommit(db, async (tx) => write(authorised(await findLiveKeyById(tx, key.id), needs), tx));
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../store/db.js';
-import { sharedCommit } from '../store/shared-commit.js';
+import { groupCommit } from '../store/group-commit.js';
 import * as counters from '../store/counters.js';
 import type { Contract, LimitDef, PlanName } from '../contract.js';
 import type { Clock } from './clock.js';
@@ -107,8 +107,8 @@ export class Limiter {
     const limiter = this;
     let batch: Queued[] | undefined;
     let settled: Map<QueuedCharge, Counted | ApiError> | undefined;
-    // One step of the connection's shared commit, with the requests' writes of the same turn.
-    sharedCommit(this.db).add({
+    // One step of the connection's group commit, with the requests' writes of the same turn.
+    groupCommit(this.db).add({
       async run(tx: Db) {
         // Run again when the transaction is retried: the batch is taken once.
         batch ??= limiter.takeQueue();

@@ -1,6 +1,6 @@
 import { registrableDomain } from './sites.js';
 import { CUSTOM_PLATFORM, type RecipeKind, type RecipeStatus } from './registry.js';
-import { compareText, type LiveRecipe, type LiveSet } from './recipe-live.js';
+import { compareText, type LiveRecipe, type LiveSet } from './served-recipes.js';
 
 /**
  * GET /v1/recipes?url= (docs/recipes.md, "How recipe lookups match"): the page's host is put in

@@ -14,7 +14,7 @@ import {
   type Problem,
   type Recipe,
 } from './registry.js';
-import { liveBody, type LiveSet } from './recipe-live.js';
+import { liveBody, type LiveSet } from './served-recipes.js';
 
 /**
  * Submissions to the registry (docs/recipes.md, "Contributions"): how a body is read and what

@@ -6,7 +6,7 @@ import type { Limiter } from './limiter.js';
 import { ApiError } from './errors.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import type { RecipeKind, RecipeStatus, Recipe, Release } from './registry.js';
-import { LiveSet, ReleaseIndex, readLiveSet, type ContributionMemo, type LiveRecipe } from './recipe-live.js';
+import { LiveSet, ReleaseIndex, readLiveSet, type ContributionMemo, type LiveRecipe } from './served-recipes.js';
 import { lookup, type Lookup } from './recipe-lookup.js';
 import { VERDICT, invalidRecipe, readSubmission, screenSubmission } from './recipe-submissions.js';
 import { ScreeningQueue } from './screening-queue.js';
@@ -16,7 +16,7 @@ export { VERDICT, invalidRecipe, submissionProblems } from './recipe-submissions
 
 /**
  * The checkout-recipe registry (sections 2.2-2.4, 3, 4.2-4.4, 8.3): the live recipes
- * (recipe-live.ts), the per-URL lookup (recipe-lookup.ts), submissions and their screening
+ * (served-recipes.ts), the per-URL lookup (recipe-lookup.ts), submissions and their screening
  * (recipe-submissions.ts, run on screening-queue.ts), and a maintainer's decisions. The rules are
  * written down for integrators in docs/recipes.md; keep the two in step.
  */
@@ -56,7 +56,7 @@ export interface RegistryDeps {
 export class RecipeRegistry {
   readonly screening: ScreeningQueue;
   private readonly releaseIndex: ReleaseIndex;
-  /** Contributions already parsed, by submission (recipe-live.ts). */
+  /** Contributions already parsed, by submission (served-recipes.ts). */
   private readonly parsed: ContributionMemo = new Map();
 
   constructor(
@@ -73,7 +73,7 @@ export class RecipeRegistry {
   }
 
   /**
-   * The live set (recipe-live.ts). Kept until a write may have changed the contributions
+   * The live set (served-recipes.ts). Kept until a write may have changed the contributions
    * (store/read-cache.ts, scope `registry`), so a lookup reads and parses nothing while they are
    * unchanged; a new one reads the contributions only, over the release index built once.
    * Callers never change what it returns.

@@ -100,7 +100,7 @@ function normalWebsite(value: string): string | null {
 
 /**
  * POST /v1/logins/requests. The body has passed the document's validation (email, username). Runs
- * inside the write transaction the caller holds (a step of a shared commit, which holds the write
+ * inside the write transaction the caller holds (a step of a group commit, which holds the write
  * lock): a refusal throws, and the caller rolls back what was written.
  */
 export async function fileSignupRequest(deps: SignupDeps, key: FilingKey, body: Record<string, unknown>): Promise<FiledRequest> {

@@ -3,7 +3,7 @@ import type { Db } from '../store/db.js';
 import { findLiveKey, keyDigest, type AuthenticatedKey } from '../store/keys.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
 import { ApiError } from '../domain/errors.js';
-import { authorised, writeAs, writeAsInSharedCommit } from '../domain/authority.js';
+import { authorised, writeAs, writeAsInGroupCommit } from '../domain/authority.js';
 import { context, requireKey } from './context.js';
 import { fieldCount } from './header-fields.js';
 
@@ -40,7 +40,7 @@ export function writeAsKey<T>(req: Request, db: Db, write: (key: AuthenticatedKe
   return writeAs(db, requireKey(req), context(req).operation!, write);
 }
 
-/** As writeAsKey, in the connection's next shared commit: the promise settles once the write is committed. */
-export function writeAsKeyInSharedCommit<T>(req: Request, db: Db, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
-  return writeAsInSharedCommit(db, requireKey(req), context(req).operation!, write);
+/** As writeAsKey, in the connection's next group commit: the promise settles once the write is committed. */
+export function writeAsKeyInGroupCommit<T>(req: Request, db: Db, write: (key: AuthenticatedKey, tx: Db) => Promise<T>): Promise<T> {
+  return writeAsInGroupCommit(db, requireKey(req), context(req).operation!, write);
 }

@@ -1,6 +1,6 @@
 import type { Handlers } from './handlers.js';
 import { context, requireKey } from './context.js';
-import { kept, sendKept } from './kept-json.js';
+import { kept, sendKept } from './answer-cache.js';
 import { writeAsKey } from './auth.js';
 import { scopes } from '../store/read-cache.js';
 

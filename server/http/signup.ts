@@ -1,7 +1,7 @@
 import type { Handlers } from './handlers.js';
 import { context, requireKey } from './context.js';
 import { ApiError } from '../domain/errors.js';
-import { writeAsKey, writeAsKeyInSharedCommit } from './auth.js';
+import { writeAsKey, writeAsKeyInGroupCommit } from './auth.js';
 import { fileSignupRequest, pollSignupRequest, rotateLoginPassword, setLoginUsername } from '../domain/signup.js';
 
 /**
@@ -14,7 +14,7 @@ export const signupHandlers: Handlers = {
   // Filings come in bursts from many agents: each shares its commit with the writes and charges of
   // its turn, and is answered once that commit holds it.
   fileSignupRequest(req, res, services) {
-    return writeAsKeyInSharedCommit(req, services.db, (key, db) => fileSignupRequest({ ...services, db }, key, req.body as Record<string, unknown>)).then((filed) => {
+    return writeAsKeyInGroupCommit(req, services.db, (key, db) => fileSignupRequest({ ...services, db }, key, req.body as Record<string, unknown>)).then((filed) => {
       res.status(202).json(filed);
     });
   },

@@ -1,7 +1,7 @@
 import type { Handlers, Services } from './handlers.js';
 import { requireKey } from './context.js';
-import { itemVerdicts, type ItemVerdicts } from './item-verdicts.js';
-import { kept, sendKept } from './kept-json.js';
+import { itemVerdicts, type ItemVerdicts } from './validated-items.js';
+import { kept, sendKept } from './answer-cache.js';
 import { buildCatalog } from '../domain/catalog.js';
 import { catalogJson } from '../domain/catalog-json.js';
 import { markKeyUsed } from '../store/keys.js';

@@ -203,7 +203,7 @@ export class PostgresDb implements Db, Runner {
    * Runs `fn` in a SERIALIZABLE transaction on a connection of its own. A serialization failure or
    * a deadlock, in any statement or in the commit, rolls it back and runs `fn` again after a short
    * random wait; nothing of a failed attempt is kept. This process's transactions run one after
-   * another, as on SQLite's one connection (the writes of a turn share one, store/shared-commit.ts):
+   * another, as on SQLite's one connection (the writes of a turn share one, store/group-commit.ts):
    * the writes of one replica never conflict with each other, and only another replica's can make
    * one run again. Reads outside transactions run at once, on any free connection.
    */

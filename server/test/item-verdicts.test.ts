@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildContract, type Contract } from '../contract.js';
-import { itemVerdicts } from '../http/item-verdicts.js';
+import { itemVerdicts } from '../http/validated-items.js';
 import { insertLogin } from '../store/logins.js';
 import { contract, givenAccount, startServer, type TestServer } from './support.js';
 
 /**
  * The response hook is handed a catalog without the entries it has already let through
- * (http/item-verdicts.ts) only while the document's catalog schema makes an answer's verdict that of
+ * (http/validated-items.ts) only while the document's catalog schema makes an answer's verdict that of
  * its items one by one. These cases hold what it hands over, and hold that a schema with a rule over
  * a whole array (a count, uniqueness) has every answer checked whole.
  */

@@ -12,11 +12,11 @@ import { openDb, stmt } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { kept, sendKept } from '../http/kept-json.js';
+import { kept, sendKept } from '../http/answer-cache.js';
 
 /**
  * The catalog, the recipe index and the full bundle are kept as the bytes of their first answer
- * until the stored data changes (http/kept-json.ts), so a repeated read is neither built,
+ * until the stored data changes (http/answer-cache.ts), so a repeated read is neither built,
  * serialised nor checked against the document again. These cases hold the kept answer to the
  * answer the server gives when it builds and validates one: the same bytes, headers included
  * (apart from Date and the request's own X-Request-Id), and a fresh build after every change. Responses are validated, as always in

@@ -5,7 +5,7 @@ import type { Db } from '../store/db.js';
 import * as store from '../store/recipes.js';
 import { registrableDomain } from '../domain/sites.js';
 import { CUSTOM_PLATFORM, SUBMISSION_VERSION, normalizeHost, type Recipe, type RecipeKind, type RecipeStatus, type Release } from '../domain/registry.js';
-import { liveBody } from '../domain/recipe-live.js';
+import { liveBody } from '../domain/served-recipes.js';
 import { parseLookupUrl, type Lookup, type Page } from '../domain/recipe-lookup.js';
 
 interface ScanRecipe {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, stmt, type Db, type SqliteStore } from '../store/db.js';
-import { writeInSharedCommit } from '../store/shared-commit.js';
+import { writeInGroupCommit } from '../store/group-commit.js';
 import { loadContract } from '../contract.js';
 import { ManualClock } from '../domain/clock.js';
 import { Limiter } from '../domain/limiter.js';
@@ -37,7 +37,7 @@ const put = (key: string) => async (tx: Db) => {
   return key;
 };
 
-describe('shared commit', () => {
+describe('group commit', () => {
   it('when writes arrive in one turn, then one commit holds them, one that throws rolls back alone, and each settles once committed', async () => {
     const { a, b } = twoConnections();
     const before = commitsSeen(b);
@@ -47,7 +47,7 @@ describe('shared commit', () => {
     };
     const settled = [put('w1'), failing, put('w3')].map((w) =>
       // What another connection sees when each write settles: committed already, or never.
-      writeInSharedCommit(a, w).then(
+      writeInGroupCommit(a, w).then(
         (v) => `${v} seen:${metaKeys(b)}`,
         (err: Error) => `${err.message} seen:${metaKeys(b)}`,
       ),
@@ -61,7 +61,7 @@ describe('shared commit', () => {
     const limiter = new Limiter(a, new ManualClock(Date.UTC(2026, 0, 5, 12, 0, 10)), contract, { overrides: {} });
     const check = [{ limit: contract.limit('login-writes-per-key'), subject: 'k1', plan: 'Free' as const }];
     const before = commitsSeen(b);
-    await Promise.all([limiter.consume(check), writeInSharedCommit(a, put('w1')), limiter.consume(check), writeInSharedCommit(a, put('w2'))]);
+    await Promise.all([limiter.consume(check), writeInGroupCommit(a, put('w1')), limiter.consume(check), writeInGroupCommit(a, put('w2'))]);
     expect(commitsSeen(b) - before).toBe(1);
     expect(metaKeys(b)).toBe('w1,w2');
     expect(b.sqlite.prepare("SELECT count FROM counters WHERE limit_id = 'login-writes-per-key' AND subject = 'k1'").pluck().get()).toBe(2);
@@ -72,12 +72,12 @@ describe('shared commit', () => {
     a.sqlite.pragma('busy_timeout = 50');
     // Another process holds the write lock past the wait.
     b.sqlite.prepare('BEGIN IMMEDIATE').run();
-    const settled = await Promise.all([put('w1'), put('w2')].map((w) => writeInSharedCommit(a, w).then(String, (err: Error) => err.message)));
+    const settled = await Promise.all([put('w1'), put('w2')].map((w) => writeInGroupCommit(a, w).then(String, (err: Error) => err.message)));
     b.sqlite.prepare('ROLLBACK').run();
     expect(settled).toEqual(['database is locked', 'database is locked']);
     expect(metaKeys(b)).toBe('');
     // The next turn is a new transaction.
-    expect(await writeInSharedCommit(a, put('w3'))).toBe('w3');
+    expect(await writeInGroupCommit(a, put('w3'))).toBe('w3');
     expect(metaKeys(b)).toBe('w3');
   });
 

@@ -8,7 +8,7 @@ import { beginRequestReads, knownVersion, openDb, stmt, transaction, type Db } f
 import { openPostgres, type PostgresDb } from '../store/postgres.js';
 import { Sealer, verifyMasterKey, WrongMasterKeyError } from '../store/secrets.js';
 import { cachedRead, scopes } from '../store/read-cache.js';
-import { writeInSharedCommit } from '../store/shared-commit.js';
+import { writeInGroupCommit } from '../store/group-commit.js';
 import { openAccount } from '../domain/accounts.js';
 import { accountData, readWhole } from '../domain/catalog-parts.js';
 import { Limiter } from '../domain/limiter.js';
@@ -169,7 +169,7 @@ describe.each(['sqlite', 'postgres'] as const)('the %s store', (kind) => {
           throw new Error('refused');
         },
         put('w3'),
-      ].map((w) => writeInSharedCommit(a, w).then(async (v) => `${v} seen:${await seen()}`, async (e: Error) => `${e.message} seen:${await seen()}`)),
+      ].map((w) => writeInGroupCommit(a, w).then(async (v) => `${v} seen:${await seen()}`, async (e: Error) => `${e.message} seen:${await seen()}`)),
     );
     expect(settled).toEqual(['w1 seen:w1,w3', 'refused seen:w1,w3', 'w3 seen:w1,w3']);
   });

@@ -13,7 +13,7 @@ import { sequenceProperty, type SequenceProperty } from './sequences.js';
 type AnyProperty = Property | SequenceProperty;
 import { Stock } from './stock.js';
 import type { GenerationSummary, PropertyOutcome } from './summary.js';
-import type { Stop } from '../stop.js';
+import type { Stop } from '../interruption.js';
 
 /**
  * Inputs generated from the document (`--generate N`): per operation, valid requests and requests

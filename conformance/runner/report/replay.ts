@@ -1,6 +1,6 @@
 import type { Exchange } from '../exchange.js';
 import type { HttpRequest } from '../http.js';
-import { ACCEPT_ENCODING } from '../wire.js';
+import { ACCEPT_ENCODING } from '../answer-decoding.js';
 
 /**
  * A command a person can paste to send a request again, the way the runner sent it (its TLS

@@ -14,7 +14,7 @@ import { xml } from '../report/junit.js';
 import { checkReportPaths, writeReport } from '../report/paths.js';
 import { count } from '../report/tally.js';
 import type { Output } from '../report/console.js';
-import type { Stop } from '../stop.js';
+import type { Stop } from '../interruption.js';
 import { deleteOpened, forgetDeleted, operationsOf, operationsReached, runWorkflow, StepFailure, type ArazzoFile, type Engine, type Sources } from './engine.js';
 
 /**

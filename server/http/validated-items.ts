@@ -7,7 +7,7 @@ import type { Contract } from '../contract.js';
  * item schema: an item's verdict does not depend on its neighbours or its place. An item that is
  * never changed once built (a catalog's entries, domain/catalog.ts) and was let through once
  * would be let through again, so the hook is handed the answer with only the items it has not seen,
- * and the bytes sent are the whole answer's (http/kept-json.ts). A refusal names an item by its
+ * and the bytes sent are the whole answer's (http/answer-cache.ts). A refusal names an item by its
  * place among the items checked.
  */
 export interface ItemVerdicts {

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Db } from '../store/db.js';
 import { cachedRead } from '../store/read-cache.js';
-import type { ItemVerdicts } from './item-verdicts.js';
+import type { ItemVerdicts } from './validated-items.js';
 
 /** The longest key kept: an answer keyed by a long query value a caller chose is built every time. */
 const MAX_KEY_LENGTH = 512;

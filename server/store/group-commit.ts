@@ -1,6 +1,6 @@
 import { transaction, type Db } from './db.js';
 
-/** One part of a shared commit: a request's write, or the limiter's charges of one turn. */
+/** One part of a group commit: a request's write, or the limiter's charges of one turn. */
 export interface CommitStep {
   /**
    * Runs inside the shared transaction, in a savepoint of its own, through `tx`. May run more than
@@ -20,7 +20,7 @@ export interface CommitStep {
  * commit that fails fails them all. The commit is a large part of what a small write costs, and
  * under load a turn holds the writes of many requests.
  */
-class SharedCommit {
+class GroupCommit {
   private steps: CommitStep[] = [];
   /** Flushes scheduled and not yet run. */
   private scheduled = 0;
@@ -74,25 +74,25 @@ class SharedCommit {
   }
 }
 
-const shared = new WeakMap<Db, SharedCommit>();
+const shared = new WeakMap<Db, GroupCommit>();
 
-/** The connection's shared commit. */
-export function sharedCommit(db: Db): SharedCommit {
+/** The connection's group commit. */
+export function groupCommit(db: Db): GroupCommit {
   let commit = shared.get(db);
-  if (!commit) shared.set(db, (commit = new SharedCommit(db)));
+  if (!commit) shared.set(db, (commit = new GroupCommit(db)));
   return commit;
 }
 
 /**
- * Runs `write` in the connection's next shared commit and settles with its result once that has
+ * Runs `write` in the connection's next group commit and settles with its result once that has
  * committed, or with its error (nothing of it written). An answer sent then is durable as one
  * sent after the write's own commit.
  */
-export function writeInSharedCommit<T>(db: Db, write: (tx: Db) => Promise<T>): Promise<T> {
+export function writeInGroupCommit<T>(db: Db, write: (tx: Db) => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let result: T;
     // Methods, not named arrows: the TypeScript loader would name each closure anew on every write.
-    sharedCommit(db).add({
+    groupCommit(db).add({
       async run(tx: Db) {
         result = await write(tx);
       },
