@@ -1,6 +1,6 @@
 // Builds the package: bundles the OpenAPI document (the repository's `npm run bundle`), compiles the
 // runner with tsc into dist/, and copies the bundled document it checks against beside it (with the
-// fixture surface's and the Arazzo workflows, for `vault-conformance workflows`), so the
+// back office's and the Arazzo workflows, for `vault-conformance workflows`), so the
 // package needs neither the repository nor a compiler where it is installed. `npm pack` runs this
 // (prepack), so a fresh clone packs with no step before it; the document is bundled every time, so
 // the package never ships a stale copy.
@@ -26,7 +26,7 @@ rmSync(join(here, 'dist'), { recursive: true, force: true });
 run('compiling the runner', [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], here);
 mkdirSync(join(here, 'dist'), { recursive: true });
 copyFileSync(join(root, 'dist', 'openapi.json'), join(here, 'dist', 'openapi.json'));
-// The workflows (`vault-conformance workflows`) and the fixture surface's document their account holder's steps use.
+// The workflows (`vault-conformance workflows`) and the back office's document their account holder's steps use.
 copyFileSync(join(root, 'dist', 'fixtures.json'), join(here, 'dist', 'fixtures.json'));
 mkdirSync(join(here, 'dist', 'workflows'), { recursive: true });
 for (const file of readdirSync(join(root, 'openapi', 'workflows')).filter((f) => f.endsWith('.arazzo.yaml'))) {

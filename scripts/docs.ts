@@ -1,6 +1,6 @@
 // Renders the reference docs of each bundle (bundling first when the bundle is missing or older than
 // the document): the API's to dist/docs/index.html, with the code samples the bundle carries, and
-// the fixture surface's to dist/docs/fixtures.html. Each is one self-contained file that opens
+// the back office's to dist/docs/fixtures.html. Each is one self-contained file that opens
 // offline and makes no request to any other origin; its icon is inline too, and dist/docs/favicon.svg
 // is the same icon for the server's /favicon.ico. Beside them: the API's reference as one Markdown
 // file (dist/docs/reference.md, readable without a browser) and a copy of CHANGELOG.md, so that the

@@ -1,7 +1,7 @@
 // npx tsx scripts/webhook-figures.ts [--deliveries 50]
 //
 // Two figures of the reference server's webhooks (section 6), on this machine only:
-// - how long a test delivery takes from the fixture call (sendTestWebhook) to its arrival at a
+// - how long a test delivery takes from the back-office call (sendTestWebhook) to its arrival at a
 //   receiver on 127.0.0.1, beside a baseline measured in the same run: the same receiver sent the
 //   same body directly with node:http;
 // - the address rules: each endpoint tried, the answer when it is set, and (for names) the
@@ -84,7 +84,7 @@ async function latency(): Promise<void> {
   }
   const { deliveries } = (await s.call('GET', `${s.hook}/deliveries`)).body;
   const delivered = deliveries.filter((d: { status: string }) => d.status === 'delivered').length;
-  console.log(`test delivery, fixture call to arrival, ${N} deliveries (${delivered} of the newest ${deliveries.length} listed delivered):`);
+  console.log(`test delivery, back-office call to arrival, ${N} deliveries (${delivered} of the newest ${deliveries.length} listed delivered):`);
   console.log(`  via the sandbox: median ${median(viaSandbox).toFixed(1)} ms, p90 ${p90(viaSandbox).toFixed(1)} ms`);
   console.log(`  baseline, the same POST sent directly: median ${median(direct).toFixed(1)} ms, p90 ${p90(direct).toFixed(1)} ms`);
   console.log(`  ratio of the medians: ${(median(viaSandbox) / median(direct)).toFixed(1)}x`);

@@ -22,7 +22,7 @@ import { recipeHandlers } from './http/recipes.js';
 import { signupHandlers } from './http/signup.js';
 import { linkBodyGates, linkHandlers } from './http/links.js';
 import { noStore } from './http/cache-control.js';
-import { fixturesRouter } from './http/fixtures/index.js';
+import { backOfficeRouter } from './http/back-office/index.js';
 import { docsRouter } from './http/docs.js';
 import { healthRouter, type Readiness } from './http/health.js';
 import { pages as linkPages } from './http/pages/negotiation.js';
@@ -68,7 +68,7 @@ function answered(op: Operation, res: Response, next: NextFunction): void {
  * handler, and one error handler that speaks the
  * specification's `{code, error}`. The documented operations run as one series of stages
  * (http/pipeline.ts), the app's first layer, which every API request passes; the docs and the
- * fixture surface come after it.
+ * back office come after it.
  */
 export function createApp(options: AppOptions) {
   const config: ServerConfig = { ...defaultConfig, ...options.config };
@@ -120,7 +120,7 @@ export function createApp(options: AppOptions) {
     return pending.then(() => answered(op, res, next));
   };
   // Every request: its log line, then the documented operations. A path the document does not have
-  // leaves them for the docs, the fixture surface and the 404.
+  // leaves them for the docs, the back office and the 404.
   const first = series([
     requestLog(log),
     matchOperation(contract),
@@ -147,7 +147,7 @@ export function createApp(options: AppOptions) {
   const readiness: Readiness = options.readiness ?? { draining: false };
   app.use(healthRouter(options.db, readiness));
   app.use(docsRouter());
-  if (config.adminToken) app.use('/_fixtures', beginReads, fixturesRouter(services, config.adminToken));
+  if (config.adminToken) app.use('/_fixtures', beginReads, backOfficeRouter(services, config.adminToken));
   app.use(unknownPath);
   app.use(errorHandler(contract, log, pages), lastResort);
   // Compiles every validator, once: awaited before serving, so the first request finds them all

@@ -2,7 +2,7 @@
 export interface ServerConfig {
   /** Validate every response against the document (on by default; off only for production use). */
   validateResponses: boolean;
-  /** Enables the fixture surface under /_fixtures when set; requests must send it as a Bearer token. */
+  /** Enables the back office under /_fixtures when set; requests must send it as a Bearer token. */
   adminToken?: string;
   /** Deployment settings: limit id (from the document's x-limits) → value replacing the default. */
   limitOverrides: Record<string, number>;

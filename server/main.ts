@@ -97,7 +97,7 @@ try {
   fail((e as Error).message);
 }
 
-// VAULT_CLOCK=manual (from now) or manual:<ISO time>: time moves only through the fixture surface.
+// VAULT_CLOCK=manual (from now) or manual:<ISO time>: time moves only through the back office.
 const clockSetting = env.VAULT_CLOCK ?? 'real';
 const manualStart = clockSetting.startsWith('manual:') ? Date.parse(clockSetting.slice('manual:'.length)) : Date.now();
 if (clockSetting !== 'real' && !clockSetting.startsWith('manual')) fail(`VAULT_CLOCK must be "real", "manual" or "manual:<ISO time>", got "${clockSetting}"`);
@@ -152,7 +152,7 @@ try {
 }
 
 // Replicas on one PostgreSQL database share a manual clock through it: the first to start sets its
-// time, and moving it through any replica's fixture surface moves it for all of them.
+// time, and moving it through any replica's back office moves it for all of them.
 if (databaseUrl && clock instanceof ManualClock) {
   const shared = db;
   clock = new SharedManualClock(await startStoredClock(shared, manualStart), () => readStoredClock(shared), (ms) => advanceStoredClock(shared, ms));
@@ -216,8 +216,8 @@ await app.loaded();
 const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
 // The outbox, watching before the first request is served: links are credentials, so only a demo
 // prints them, never in the request log, and only the demo account's. Other accounts are test
-// accounts of the fixture surface, which lists their links; a conformance run opens hundreds.
-// The outbox watches the SQLite connection's own inserts; on PostgreSQL the fixture surface lists the links.
+// accounts of the back office, which lists their links; a conformance run opens hundreds.
+// The outbox watches the SQLite connection's own inserts; on PostgreSQL the back office lists the links.
 if (demoAccount && sqliteStore) watchNewLinks(sqliteStore, sealer, demoAccount.accountId, (link) => process.stdout.write(`${outboxLine(contract, baseUrl, link)}\n`));
 server.serve(app);
 {
@@ -229,8 +229,8 @@ server.serve(app);
       `  demo account: ${demoAccount.accountId}`,
       `  demo key (catalog and recipes): ${demoAccount.keys.agent}`,
       `  demo key (with signup permission): ${demoAccount.keys.signup}`,
-      `  fixture admin token: ${adminToken}`,
-      `  fixture surface docs: ${baseUrl}/docs/fixtures`,
+      `  back-office admin token: ${adminToken}`,
+      `  back office docs: ${baseUrl}/docs/fixtures`,
       `  settings for the conformance runner and examples: ${localFile}`,
       ...await describeDemo(db, recipes, demoAccount.accountId),
       "  the demo account's account-holder links are printed below as they are sent; open one in a browser to decide",

@@ -817,7 +817,7 @@ export interface webhooks {
          *     delivered per agent card, on Plus and Enterprise (`x-plans` `webhookNotifications`);
          *     the account holder sets the endpoint, reads and rotates the signing secret, sends a
          *     test delivery and reads the recent deliveries in the dashboard (the reference
-         *     server's fixture surface stands in for it).
+         *     server's back office stands in for it).
          *
          *     **The endpoint** is a public `https://` URL. The service refuses every address that
          *     IANA's IPv4 and IPv6 special-purpose registries do not mark globally reachable

@@ -1,7 +1,7 @@
 /**
  * The account-holder driver: what the runner needs done by someone who acts as the account holder
  * (the dashboard side of the service, which the HTTP API does not offer to agents). The runner
- * ships one implementation over the reference server's fixture surface (drivers/fixtures.ts). A
+ * ships one implementation over the reference server's back office (drivers/back-office.ts). A
  * deployment writes its own as an ES module that default-exports a `DriverFactory`, and passes its
  * path with `--driver ./my-driver.mjs` (options with `--driver-option name=value`); a `.js` file is an
  * ES module only in a package whose package.json says `"type": "module"`.
@@ -150,7 +150,7 @@ export interface AccountHolderDriver {
    * Adds a login to a scoped key's list, as the account holder does (section 5 item 6). The runner
    * calls it only for keys it issued with a list (`scope: [...]`). A key whose scope is all logins
    * has no list and already reaches every login: the call must never narrow it to a list; a driver
-   * may throw (the fixtures driver does: the reference answers 409 `key_not_scoped`) or do nothing.
+   * may throw (the back-office driver does: the reference answers 409 `key_not_scoped`) or do nothing.
    * `removeKeyLogin` is the same for taking one off.
    */
   addKeyLogin?(accountId: string, keyId: string, label: string): Promise<void>;

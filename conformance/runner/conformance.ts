@@ -13,7 +13,7 @@ import { loadDriver } from './driver-loader.js';
 import { Connection } from './http.js';
 import { KnownDeviations } from './known-deviations.js';
 import { Limits } from './limits.js';
-import { UsageError } from './options.js';
+import { BACK_OFFICE_DRIVER, UsageError } from './options.js';
 import type { CaseResult } from './outcome.js';
 import { preflight } from './preflight.js';
 import type { Judge } from './checks.js';
@@ -76,7 +76,7 @@ export interface Catalogue {
 
 /** How to reach this run's driver again, for deleting what it left: the options, never their values. */
 function driverCommand(settings: Settings): string {
-  const module = settings.driver?.module === 'fixtures' ? 'fixtures' : relativeTo(settings.driver?.module ?? '');
+  const module = settings.driver?.module === BACK_OFFICE_DRIVER ? BACK_OFFICE_DRIVER : relativeTo(settings.driver?.module ?? '');
   const options = Object.keys(settings.driver?.options ?? {}).map((name) => `--driver-option ${name}=…`);
   return ['--base-url', settings.baseUrl, '--driver', module, ...options].join(' ');
 }
@@ -209,7 +209,7 @@ export async function runConformance(settings: Settings, out: Output, catalogue:
     if (settings.verbosity !== 'quiet') {
       out.write(
         `vault-conformance ${runnerVersion()} against ${settings.baseUrl}${connection.describe()} (document ${doc.version}; ${settings.generate?.only ? 'generation only' : count(cases.length, 'case')}; ` +
-          `driver ${settings.driver ? (settings.driver.module === 'fixtures' ? 'fixtures' : settings.driver.module) : 'none'}; ` +
+          `driver ${settings.driver ? settings.driver.module : 'none'}; ` +
           `${manualClock ? 'manual' : 'real'} clock; judged by ${settings.judgement === 'spec' ? 'the specification' : 'the reference'}; ${settings.spend ? 'spending allowed' : 'safe: no spending'}; seed ${settings.seed})\n`,
       );
     }

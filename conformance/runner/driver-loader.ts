@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
-import { fixturesDriverOver } from '../drivers/fixtures.js';
+import { backOfficeDriverOver } from '../drivers/back-office.js';
 import type { Connection } from './http.js';
 import { REQUIRED_METHODS, type AccountHolderDriver, type DriverFactory } from '../drivers/driver.js';
-import { UsageError } from './options.js';
+import { BACK_OFFICE_DRIVER, UsageError } from './options.js';
 
 /** A `.js` driver written as an ES module, in a package that is CommonJS (as `npm init -y` makes it). */
 function moduleHint(file: string, e: Error): string {
@@ -15,12 +15,12 @@ function moduleHint(file: string, e: Error): string {
 }
 
 /**
- * Loads `--driver`: `fixtures` (over the run's connection to the deployment), or an ES module
+ * Loads `--driver`: `back-office` (over the run's connection to the deployment), or an ES module
  * whose default export (or `createDriver`) is a DriverFactory.
  */
 export async function loadDriver(spec: { module: string; options: Record<string, string> }, baseUrl: string, connection: Connection): Promise<AccountHolderDriver> {
   let factory: DriverFactory;
-  if (spec.module === 'fixtures') factory = fixturesDriverOver(connection);
+  if (spec.module === BACK_OFFICE_DRIVER) factory = backOfficeDriverOver(connection);
   else {
     if (!existsSync(spec.module)) throw new UsageError(`--driver ${spec.module}: no such file`);
     let mod: { default?: unknown; createDriver?: unknown };

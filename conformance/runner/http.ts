@@ -117,7 +117,7 @@ class TunnelAgent extends https.Agent {
 
 /**
  * The one way every request of a run reaches the deployment, the cases' (parsed or raw), the
- * start-up probe's and the fixtures driver's: TLS with the run's files, the staging headers, the
+ * start-up probe's and the back-office driver's: TLS with the run's files, the staging headers, the
  * environment's proxy, and the answer's content decoded before anything reads it.
  */
 export class Connection {

@@ -4,6 +4,9 @@
  * camelCase (`baseUrl`, `signupKey`, `driverOptions`, `limits`); the command line wins over it.
  */
 
+/** `--driver back-office`: the driver over the reference server's back office, bundled with the runner. */
+export const BACK_OFFICE_DRIVER = 'back-office';
+
 export type OptionKind = 'string' | 'number' | 'boolean' | 'list' | 'pairs';
 
 export interface OptionDef {
@@ -23,13 +26,13 @@ export const OPTIONS: OptionDef[] = [
   { name: 'signup-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key with the signup permission (or VAULT_CONFORMANCE_SIGNUP_KEY).' },
   { name: 'other-account-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key of a second account (or VAULT_CONFORMANCE_OTHER_ACCOUNT_KEY).' },
   { name: 'scoped-key', kind: 'string', value: 'KEY', group: 'Target', help: 'An API key limited to a list of logins (or VAULT_CONFORMANCE_SCOPED_KEY).' },
-  { name: 'driver', kind: 'string', value: 'fixtures|PATH', group: 'Target', help: 'The account-holder driver: `fixtures` (the reference server\'s fixture surface) or the path of an ES module of your own (see the README). With a driver, each case opens accounts and keys of its own and the keys above are not needed.' },
-  { name: 'admin-token', kind: 'string', value: 'TOKEN', group: 'Target', help: 'The admin token of the fixtures driver (or VAULT_ADMIN_TOKEN); either implies --driver fixtures.' },
+  { name: 'driver', kind: 'string', value: 'back-office|PATH', group: 'Target', help: 'The account-holder driver: `back-office` (the reference server\'s back office; `fixtures` is its earlier name) or the path of an ES module of your own (see the README). With a driver, each case opens accounts and keys of its own and the keys above are not needed.' },
+  { name: 'admin-token', kind: 'string', value: 'TOKEN', group: 'Target', help: 'The admin token of the back-office driver (or VAULT_ADMIN_TOKEN); either implies --driver back-office.' },
   { name: 'driver-option', kind: 'pairs', value: 'NAME=VALUE', group: 'Target', help: 'An option for your driver; repeat it for several.' },
   { name: 'clock', kind: 'string', value: 'auto|manual|real', group: 'Target', help: 'Whether the deployment\'s clock is manual (moves only through the driver). `auto` (default) asks the driver.' },
   { name: 'limit', kind: 'pairs', value: 'ID=VALUE', group: 'Target', help: 'A deployment setting that differs from the document\'s default (section 9 item 4), by its x-limits id: `--limit credential-changes-per-account=40`.' },
   { name: 'judge', kind: 'string', value: 'spec|reference', group: 'Target', help: 'What a case is judged by. `spec` (default with --base-url): only the rules of the specification and of HTTP fail a case; a departure from a choice of the reference server is reported as a deviation. `reference` (default against the local sandbox): every rule of the document, the reference server\'s choices included.' },
-  { name: 'header', short: 'H', kind: 'pairs', value: 'NAME=VALUE', group: 'Connection', help: 'A header sent on every request to the deployment (a gateway\'s key, a tenant), the fixtures driver\'s included; repeat it for several. `-H "Name: value"`, as curl takes it, does the same. A header a case sets itself wins. Values are masked in reports.' },
+  { name: 'header', short: 'H', kind: 'pairs', value: 'NAME=VALUE', group: 'Connection', help: 'A header sent on every request to the deployment (a gateway\'s key, a tenant), the back-office driver\'s included; repeat it for several. `-H "Name: value"`, as curl takes it, does the same. A header a case sets itself wins. Values are masked in reports.' },
   { name: 'ca-cert', kind: 'string', value: 'FILE', group: 'Connection', help: 'Trust the CA certificate(s) of this PEM file, in place of the system\'s (as curl --cacert).' },
   { name: 'client-cert', kind: 'string', value: 'FILE', group: 'Connection', help: 'A client certificate (PEM) for a deployment that asks for one (mutual TLS).' },
   { name: 'client-key', kind: 'string', value: 'FILE', group: 'Connection', help: 'The private key (PEM, unencrypted) of --client-cert, unless that file holds both.' },

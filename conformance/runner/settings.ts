@@ -3,13 +3,16 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { KeyRole } from './case.js';
 import type { Judgement } from './basis.js';
-import { camel, coerce, configName, OPTIONS, UsageError, type Parsed } from './options.js';
+import { BACK_OFFICE_DRIVER, camel, coerce, configName, OPTIONS, UsageError, type Parsed } from './options.js';
 import { defaultDocumentPath } from './document.js';
 import type { ConnectionSettings } from './http.js';
 import { proxySettings } from './proxy.js';
 import { checkTags } from './tags.js';
 import type { ReceiverSettings } from './webhook-receiver.js';
 import { TIMESTAMP_FORMATS, type SignatureDeclaration, type TimestampFormat } from './webhook-signature.js';
+
+/** The names `--driver` takes for it; `fixtures` is its earlier name, still taken. */
+const BUNDLED_DRIVER_NAMES = [BACK_OFFICE_DRIVER, 'fixtures'];
 
 /** Everything one run needs to know, from the command line, a config file and data/local.json. */
 export interface Settings {
@@ -24,7 +27,7 @@ export interface Settings {
   /** By the specification (and HTTP), or by the reference server's full document. */
   judgement: Judgement;
   keys: Partial<Record<KeyRole, string>>;
-  driver?: { module: 'fixtures' | string; options: Record<string, string> };
+  driver?: { module: typeof BACK_OFFICE_DRIVER | string; options: Record<string, string> };
   clock: 'auto' | 'manual' | 'real';
   limits: Record<string, number>;
   document: string;
@@ -228,7 +231,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
 
   const driverOptions = pairs('driverOption');
   if (adminToken) driverOptions['admin-token'] ??= adminToken;
-  const driverName = str('driver') ?? (driverOptions['admin-token'] ? 'fixtures' : undefined);
+  const driverName = str('driver') ?? (driverOptions['admin-token'] ? BACK_OFFICE_DRIVER : undefined);
   const clock = str('clock') ?? 'auto';
   if (!['auto', 'manual', 'real'].includes(clock)) throw new UsageError(`--clock must be auto, manual or real, got "${clock}"`);
   const judgement = str('judge') ?? (local ? 'reference' : 'spec');
@@ -258,7 +261,7 @@ export function resolveSettings(cli: Parsed, cwd: string, env: NodeJS.ProcessEnv
     waitForReadyS: typeof o.waitForReady === 'number' && o.waitForReady > 0 ? o.waitForReady : undefined,
     judgement: judgement as Judgement,
     keys,
-    driver: driverName ? { module: driverName === 'fixtures' ? 'fixtures' : resolve(cwd, driverName), options: driverOptions } : undefined,
+    driver: driverName ? { module: BUNDLED_DRIVER_NAMES.includes(driverName) ? BACK_OFFICE_DRIVER : resolve(cwd, driverName), options: driverOptions } : undefined,
     clock: clock as Settings['clock'],
     limits,
     document: path('document') ?? defaultDocumentPath(),

@@ -20,9 +20,9 @@ beforeAll(async () => {
   // The fixtures driver, whose deleteAccount fails while its `fail-delete` option says so.
   writeFileSync(
     join(dir, 'driver.mjs'),
-    `import { createFixturesDriver } from ${JSON.stringify(join(ROOT, 'conformance', 'drivers', 'fixtures.ts'))};
+    `import { createBackOfficeDriver } from ${JSON.stringify(join(ROOT, 'conformance', 'drivers', 'back-office.ts'))};
 export default async function createDriver(context) {
-  const inner = await createFixturesDriver(context);
+  const inner = await createBackOfficeDriver(context);
   const failing = context.options['fail-delete'] === 'yes';
   let deletes = 0;
   return {

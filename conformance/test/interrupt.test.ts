@@ -21,10 +21,10 @@ beforeAll(async () => {
   writeFileSync(
     join(dir, 'driver.mjs'),
     `import { appendFileSync } from 'node:fs';
-import { createFixturesDriver } from ${JSON.stringify(join(ROOT, 'conformance', 'drivers', 'fixtures.ts'))};
+import { createBackOfficeDriver } from ${JSON.stringify(join(ROOT, 'conformance', 'drivers', 'back-office.ts'))};
 
 export default async function createDriver(context) {
-  const inner = await createFixturesDriver(context);
+  const inner = await createBackOfficeDriver(context);
   const journal = process.env.DRIVER_JOURNAL;
   return {
     ...inner,

@@ -159,9 +159,9 @@ describe('the packed conformance runner', () => {
  * and leaves no process behind.
  */
 describe('the packed runner stopped through each form the docs show', () => {
-  const HANG = `import { createFixturesDriver } from '@credential-vault/conformance/driver-fixtures';
+  const HANG = `import { createBackOfficeDriver } from '@credential-vault/conformance/driver-back-office';
 export default async function createDriver(context) {
-  const inner = await createFixturesDriver(context);
+  const inner = await createBackOfficeDriver(context);
   return { ...inner, saveCard() { process.stderr.write('driver: saveCard never answers\\n'); return new Promise(() => {}); } };
 }
 `;

@@ -32,7 +32,7 @@ describe('staging options', () => {
     const env = { VAULT_CONFORMANCE_KEY: 'vk_env_agent', VAULT_CONFORMANCE_SIGNUP_KEY: 'vk_env_signup', VAULT_CONFORMANCE_OTHER_ACCOUNT_KEY: 'vk_env_other', VAULT_CONFORMANCE_SCOPED_KEY: '', VAULT_ADMIN_TOKEN: 'adm_env' };
     const s = settings(['--base-url', 'https://vault.example.com', '--signup-key', 'vk_option'], env);
     expect(s.keys).toEqual({ key: 'vk_env_agent', signupKey: 'vk_option', otherAccountKey: 'vk_env_other', scopedKey: undefined });
-    expect(s.driver).toEqual({ module: 'fixtures', options: { 'admin-token': 'adm_env' } });
+    expect(s.driver).toEqual({ module: 'back-office', options: { 'admin-token': 'adm_env' } });
   });
 
   it('when the environment names a proxy, then a --base-url goes through it and the local sandbox of data/local.json does not', () => {

@@ -72,7 +72,7 @@ describe('the workflows against a deployment with a real clock, safe by default'
     const run = await workflows(['--base-url', real.base, '--accept-incomplete'], { VAULT_CONFORMANCE_KEY: real.keys.agent });
     expect(run.code, run.out).toBe(0);
     expect(run.out).toMatch(/^PASS +checkoutLookup /m);
-    expect(run.out).toMatch(/^NOT RUN +signupApproved: the account holder acts through the fixture surface: needs its admin token/m);
+    expect(run.out).toMatch(/^NOT RUN +signupApproved: the account holder acts through the back office: needs its admin token/m);
   }, 120_000);
 });
 

@@ -17,7 +17,7 @@ import { startServer, type TestServer } from '../../server/test/support.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DOCS = join(ROOT, 'dist', 'docs');
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const FIXTURES_BUNDLE = join(ROOT, 'dist', 'fixtures.json');
+const BACK_OFFICE_BUNDLE = join(ROOT, 'dist', 'fixtures.json');
 /** The base URL the built pages name; a server serving them names its own origin instead. */
 const DEFAULT_BASE: string = loadBundle().servers[0].variables.base_url.default;
 
@@ -153,7 +153,7 @@ describe('the API reference (dist/docs/index.html)', () => {
 describe('the fixture surface reference (dist/docs/fixtures.html)', () => {
   it('when opened from the checkout, then it shows every fixture operation, with no error and no request that leaves the page', async () => {
     const w = await watchedPage(null);
-    const doc = JSON.parse(readFileSync(FIXTURES_BUNDLE, 'utf8')) as Node;
+    const doc = JSON.parse(readFileSync(BACK_OFFICE_BUNDLE, 'utf8')) as Node;
     expect(await missingOperations(w.page, pathToFileURL(join(DOCS, 'fixtures.html')).href, doc)).toEqual([]);
     await w.page.waitForTimeout(2_000);
     expect(w.problems).toEqual([]);
@@ -164,9 +164,9 @@ describe('the fixture surface reference (dist/docs/fixtures.html)', () => {
   it('when the API reference is opened from the checkout, then its sandbox section links to it', async () => {
     const w = await watchedPage(null);
     await w.page.goto(`${pathToFileURL(join(DOCS, 'index.html')).href}`, { waitUntil: 'load' });
-    await w.page.getByRole('link', { name: 'the fixture surface', exact: true }).first().click();
+    await w.page.getByRole('link', { name: 'the back office', exact: true }).first().click();
     await w.page.waitForURL(pathToFileURL(join(DOCS, 'fixtures.html')).href);
-    await w.page.getByText('Credential-vault reference server, fixture surface').first().waitFor();
+    await w.page.getByText('Credential-vault reference server, back office').first().waitFor();
     expect(w.elsewhere).toEqual([]);
     await w.page.close();
   });
@@ -177,9 +177,9 @@ describe('the docs served by the reference server', () => {
     const w = await watchedPage(new URL(server.base).origin);
     for (const start of ['/docs', '/docs/']) {
       await w.page.goto(`${server.base}${start}`, { waitUntil: 'load' });
-      await w.page.getByRole('link', { name: 'the fixture surface', exact: true }).first().click();
+      await w.page.getByRole('link', { name: 'the back office', exact: true }).first().click();
       await w.page.waitForURL(`${server.base}/docs/fixtures.html`);
-      await w.page.getByText('Credential-vault reference server, fixture surface').first().waitFor();
+      await w.page.getByText('Credential-vault reference server, back office').first().waitFor();
 
       await w.page.goto(`${server.base}${start}`, { waitUntil: 'load' });
       const changelog = w.page.locator('a[href$="CHANGELOG.md"]').first();
@@ -284,7 +284,7 @@ async function pageTexts(page: Page, url: string, doc: Node): Promise<Map<string
 
 describe('the rendered pages, read as a reader reads them', () => {
   const api = loadBundle();
-  const fixtures = () => JSON.parse(readFileSync(FIXTURES_BUNDLE, 'utf8')) as Node;
+  const fixtures = () => JSON.parse(readFileSync(BACK_OFFICE_BUNDLE, 'utf8')) as Node;
 
   it.each([
     ['index.html', () => api],

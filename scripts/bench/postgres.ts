@@ -105,7 +105,7 @@ export async function runPostgres(work: string, settings: PostgresSettings, star
       for (const n of replicaOrder) measured.replicas[n].push(await load(n === 'one' ? [first] : [first, second], 'catalog', settings.duration));
       log(`postgres: round ${round + 1}/${settings.rounds} done`);
     }
-    // A login added through one replica's fixture surface, then the catalog read on it or on the other.
+    // A login added through one replica's back office, then the catalog read on it or on the other.
     const accountId = first.ready!.demo!.accountId;
     for (let i = 0; i < settings.reads; i++) {
       for (const where of i % 2 ? (['other', 'same'] as const) : (['same', 'other'] as const)) {

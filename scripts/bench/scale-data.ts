@@ -3,7 +3,7 @@
 // cards and 20 addresses. Each measured account also has a login its signup key created, so that
 // the bench can write to it through the API (a password rotation), and the server seeds a second
 // account to write to as "another account". A login the bench adds and removes through the
-// fixture surface changes the measured account's catalog.
+// back office changes the measured account's catalog.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { stmt, transaction, type Db } from '../../server/store/db.js';
 import type { Sealer } from '../../server/store/secrets.js';

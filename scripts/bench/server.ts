@@ -122,7 +122,7 @@ if (kind === 'raw') {
     clock: realClock,
     masterKey,
     contract,
-    // The scale section writes through the fixture surface too (a login added and removed).
+    // The scale section writes through the back office too (a login added and removed).
     config: { validateResponses: env.BENCH_VALIDATE_RESPONSES !== '0', limitOverrides, ...(env.BENCH_ADMIN_TOKEN ? { adminToken: env.BENCH_ADMIN_TOKEN } : {}) },
     release: loadRelease(contract, env.BENCH_REGISTRY_FILE || undefined),
   });

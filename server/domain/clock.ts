@@ -5,7 +5,7 @@ export interface Clock {
 
 export const realClock: Clock = { now: () => Date.now() };
 
-/** A clock that moves only when told to; the fixture surface and tests drive it. */
+/** A clock that moves only when told to; the back office and tests drive it. */
 export class ManualClock implements Clock {
   constructor(private current = Date.UTC(2026, 0, 1)) {}
   now(): number {

@@ -31,7 +31,7 @@ export async function liveLink(deps: SignupDeps, token: string, kind: LinkKind):
   return link;
 }
 
-/** Creates a purchase approval, live prompt or challenge handoff link (the fixture surface stands in for the proxy). */
+/** Creates a purchase approval, live prompt or challenge handoff link (the back office stands in for the proxy). */
 export async function createLink(
   deps: SignupDeps,
   accountId: string,

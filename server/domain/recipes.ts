@@ -147,7 +147,7 @@ export class RecipeRegistry {
   }
 
   /**
-   * A maintainer's decision (the fixture surface): merge makes the submission the live version of
+   * A maintainer's decision (the back office): merge makes the submission the live version of
    * its key again; verify also sets `verified` and publishes the note as `evidence`; reject takes
    * it out of the live set. Allowed in any state, and it ends screening if still pending.
    */

@@ -10,7 +10,7 @@ const DOCS = join(DIST, 'docs');
 
 /**
  * The rendered reference docs (`npm run docs`): the folder dist/docs/ at /docs/: the API's page,
- * the fixture surface's (also at /docs/fixtures), the API's reference as Markdown, the changelog,
+ * the back office's (also at /docs/fixtures), the API's reference as Markdown, the changelog,
  * and their icon at /favicon.ico. The files link to each other by name (`fixtures.html`,
  * `CHANGELOG.md`), as they lie side by side wherever the folder is published, so /docs redirects to
  * /docs/ for those links to resolve inside it. The changelog is public on purpose: it is the

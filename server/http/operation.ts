@@ -6,7 +6,7 @@ import { context } from './context.js';
 /**
  * Finds the documented operation of a request once; everything after reads it from the context.
  * A path the document does not have leaves the pipeline (`next('router')`, see http/pipeline.ts)
- * for the docs and the fixture surface, and then for unknownPath.
+ * for the docs and the back office, and then for unknownPath.
  */
 export function matchOperation(contract: Contract): RequestHandler {
   return (req, res, next) => {
@@ -23,7 +23,7 @@ export function matchOperation(contract: Contract): RequestHandler {
   };
 }
 
-/** The answer to a path that is no operation, docs page or fixture. */
+/** The answer to a path that is no operation, docs page or back-office operation. */
 export const unknownPath: RequestHandler = (req) => {
   throw new ApiError(404, 'not_found', `No endpoint at ${req.path}.`);
 };

@@ -5,15 +5,15 @@ import { splitStages, type Stages } from './framework/stages.js';
 
 export interface ValidatorSettings {
   validateResponses: boolean;
-  /** Whether a query parameter the document does not list is let through (the API's) or refused (the fixture surface's). */
+  /** Whether a query parameter the document does not list is let through (the API's) or refused (the back office's). */
   allowUnknownQueryParameters: boolean;
 }
 
 export type ValidatorStages = Stages;
 
 /**
- * express-openapi-validator as the server runs it, for the API's document or the fixture
- * surface's, taken apart into its stages so that each runs where the pipeline needs it: init, the
+ * express-openapi-validator as the server runs it, for the API's document or the back
+ * office's, taken apart into its stages so that each runs where the pipeline needs it: init, the
  * route's metadata, the response hook, and request validation after the body has been read
  * (framework/stages.ts).
  */

@@ -2,7 +2,7 @@ import { stmt, transaction, type Db } from './db.js';
 
 /**
  * A manual clock's time, kept in the database so that replicas sharing it share one time: the
- * fixture surface moves it on one replica, and every replica reads it as each request begins.
+ * back office moves it on one replica, and every replica reads it as each request begins.
  */
 
 const KEY = 'manual_clock';

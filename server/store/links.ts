@@ -111,7 +111,7 @@ export async function closeSignupLinks(db: Db, signupRequestId: string, status: 
 }
 
 /**
- * Every link of an account as delivered to the account holder, newest first (the fixture surface):
+ * Every link of an account as delivered to the account holder, newest first (the back office):
  * the stored ones, and those of its signup requests filed since their links stopped being stored.
  */
 export async function listAccountLinks(db: Db, sealer: Sealer, accountId: string): Promise<(LinkRow & { token: string })[]> {

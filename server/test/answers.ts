@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Contract } from '../contract.js';
-import { loadFixturesContract } from '../http/fixtures/document.js';
+import { loadBackOfficeContract } from '../http/back-office/document.js';
 
 /**
  * Every answer a test reads through the test server is checked against the document: its status is
@@ -29,7 +29,7 @@ const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '
 /** What is wrong with an answer, or undefined; answers outside any documented operation are not checked. */
 export function answerProblem(main: Contract, fixtures: boolean, method: string, path: string, status: number, text: string): string | undefined {
   const { pathname } = new URL(path, 'http://test');
-  const doc = pathname.startsWith('/_fixtures') ? (fixtures ? loadFixturesContract() : undefined) : main;
+  const doc = pathname.startsWith('/_fixtures') ? (fixtures ? loadBackOfficeContract() : undefined) : main;
   const match = doc?.match(method.toUpperCase(), pathname);
   if (!doc || match?.kind !== 'operation') return undefined;
   const op = match.operation;

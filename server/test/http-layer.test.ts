@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { contract, givenAccount, startServer, type TestServer } from './support.js';
 import { fixture, startSignupServer } from './signup-support.js';
-import { loadFixturesContract } from '../http/fixtures/document.js';
+import { loadBackOfficeContract } from '../http/back-office/document.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -79,7 +79,7 @@ describe('answers of the HTTP layer', () => {
   });
 
   it('when every operation is read, of the API and of the fixture surface, then each documents the 408 and 431 of the HTTP layer', () => {
-    for (const doc of [contract(), loadFixturesContract()]) {
+    for (const doc of [contract(), loadBackOfficeContract()]) {
       for (const op of doc.operations.values()) {
         for (const status of ['408', '431']) {
           const response = doc.resolve(op.raw.responses[status]);

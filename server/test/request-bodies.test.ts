@@ -5,7 +5,7 @@ import type { Operation } from '../contract.js';
 import { contract, type TestServer } from './support.js';
 import { ADMIN, fixture, links, nextMinute, signupAccount, startSignupServer, type Account } from './signup-support.js';
 import { countPending } from '../store/signup-requests.js';
-import { loadFixturesContract } from '../http/fixtures/document.js';
+import { loadBackOfficeContract } from '../http/back-office/document.js';
 
 /**
  * Request bodies (the document's "Request bodies", sections 4.3, 4.5, 7.1): every operation that
@@ -307,11 +307,11 @@ describe('account-holder link decisions', () => {
 
 describe('fixture surface bodies', () => {
   it('when a fixture body is over its cap, then 413 bad_request, which every fixture operation with a body documents', async () => {
-    const fixtures = [...loadFixturesContract().operations.values()].filter((op) => op.readsJson);
+    const fixtures = [...loadBackOfficeContract().operations.values()].filter((op) => op.readsJson);
     expect(fixtures.length).toBeGreaterThan(10);
     for (const op of fixtures) {
       expect(op.bodyLimit?.id, op.operationId).toBe('fixture-request-body');
-      expect(loadFixturesContract().resolve(op.raw.responses['413']), op.operationId).toBeDefined();
+      expect(loadBackOfficeContract().resolve(op.raw.responses['413']), op.operationId).toBeDefined();
     }
     const cap = fixtures[0]!.bodyLimit!.value!;
     const res = await fixture(t, 'POST', '/accounts', { plan: 'Free', name: 'x'.repeat(cap) });

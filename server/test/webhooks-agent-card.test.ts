@@ -39,7 +39,7 @@ describe('getTokenCatalog: agent cards', () => {
 
 describe('the back office webhook routes', () => {
   it('when the routes are read, then they reach the store only through the domain (domain/webhooks.ts)', () => {
-    const source = readFileSync(new URL('../http/fixtures/webhooks.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../http/back-office/webhooks.ts', import.meta.url), 'utf8');
     const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(imports.filter((i) => /\/store\/|\/webhooks\//.test(i!))).toEqual([]);
     expect(imports).toContain('../../domain/webhooks.js');

@@ -30,7 +30,7 @@ export const WORKFLOW_USAGE = `Usage: vault-conformance workflows [--workflow ID
 Runs the Arazzo workflows shipped with the runner against the deployment, over the runner's own
 connection: --base-url (or VAULT_CONFORMANCE_BASE_URL), --ca-cert, --client-cert, --client-key,
 --insecure, -H, the proxy variables; the agent's key from VAULT_CONFORMANCE_KEY (or --key), the
-fixture surface's admin token from VAULT_ADMIN_TOKEN (or --admin-token); --spend, --junit,
+back office's admin token from VAULT_ADMIN_TOKEN (or --admin-token); --spend, --junit,
 --accept-incomplete, --timeout. Without --base-url, the local sandbox of data/local.json.
 
   --workflow ID   run only this workflow (repeatable)
@@ -146,7 +146,7 @@ export async function runWorkflowsCommand(argv: string[], cwd: string, env: Node
   const code = stop?.signal ? (stop.signal === 'SIGINT' ? 130 : 143) : tallied('failed') > 0 ? 1 : tallied('error') > 0 ? 3 : missing > 0 && !settings.acceptIncomplete ? 4 : 0;
   const left = outcomes.flatMap((o) => o.leftBehind);
   out.write(`\n${count(outcomes.length, 'workflow')}: ${tallied('passed')} passed, ${tallied('failed')} failed, ${tallied('error')} errors, ${tallied('not-run')} not run\n`);
-  if (left.length > 0) out.write(`accounts left behind on the deployment: ${left.join(', ')}; delete them in its back office, or with vault-conformance --driver fixtures --delete-accounts ${left.join(',')}\n`);
+  if (left.length > 0) out.write(`accounts left behind on the deployment: ${left.join(', ')}; delete them in its back office, or with vault-conformance --driver back-office --delete-accounts ${left.join(',')}\n`);
   if (settings.junit) {
     const problem = writeReport('--junit', settings.junit, junitOf(outcomes, settings, durationMs, code, secrets));
     out.write(problem ? `${problem}\n` : `reports: junit ${settings.junit}\n`);
@@ -173,8 +173,8 @@ async function runOne(file: ArazzoFile, workflowId: string, run: Run): Promise<W
   const spends = reached.map((op) => SPENDS[op]).find(Boolean);
   if (spends && !run.settings.spend) return { ...base, state: 'not-run', notRunKind: 'choice', reason: `spends ${spends}; run with --spend` };
   const backOffice = reached.some((op) => op.startsWith('fixtures.'));
-  if (backOffice && !run.adminToken) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'the account holder acts through the fixture surface: needs its admin token (VAULT_ADMIN_TOKEN or --admin-token)' };
-  if (backOffice && !run.srcs.fixtures) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'the fixture surface\'s document is not beside the runner' };
+  if (backOffice && !run.adminToken) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'the account holder acts through the back office: needs its admin token (VAULT_ADMIN_TOKEN or --admin-token)' };
+  if (backOffice && !run.srcs.fixtures) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'the back office\'s document is not beside the runner' };
   if (reached.some((op) => op.startsWith('vault.')) && !run.apiKey && !backOffice) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'needs an agent\'s key (VAULT_CONFORMANCE_KEY or --key)' };
   if (reached.includes(MOVES_CLOCK) && !(await clockIsManual(run.settings, run.connection, run.srcs, run.adminToken!))) {
     return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'moves the clock: needs a deployment with a manual clock (its clock is real)' };

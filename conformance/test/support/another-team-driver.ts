@@ -1,4 +1,4 @@
-import { createFixturesDriver } from '../../drivers/fixtures.js';
+import { createBackOfficeDriver } from '../../drivers/back-office.js';
 import type { DriverFactory, LookupSlot, RecipeRequest, RecipeSample } from '../../drivers/driver.js';
 import { OWN_RECIPE_FORMAT } from './recipe-format.js';
 
@@ -10,7 +10,7 @@ import { OWN_RECIPE_FORMAT } from './recipe-format.js';
  * out, as a driver that does not know them.
  */
 const createDriver: DriverFactory = async (context) => {
-  const base = await createFixturesDriver(context);
+  const base = await createBackOfficeDriver(context);
   if (context.options.samples === 'withheld') return base;
   const origin = context.baseUrl.replace(/\/+$/, '');
   const format = context.options.format ?? OWN_RECIPE_FORMAT;

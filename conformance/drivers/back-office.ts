@@ -4,29 +4,29 @@ import { Connection, DIRECT, type HttpResponse } from '../runner/http.js';
 const TIMEOUT_MS = 30_000;
 
 /**
- * The account-holder driver over the reference server's fixture surface (`/_fixtures`, documented
+ * The account-holder driver over the reference server's back office (`/_fixtures`, documented
  * in openapi/fixtures.yaml), which the server enables when started with an admin token. It is also
  * the example to follow when writing a driver for another deployment: each method is one call to
  * that deployment's own back office.
  *
  * Its requests go the runner's way to the deployment (`connection`: TLS files, staging headers,
- * proxy), since the fixture surface is served beside the API.
+ * proxy), since the back office is served beside the API.
  *
  * Options: `admin-token` (or the environment variable VAULT_ADMIN_TOKEN).
  */
-export function fixturesDriverOver(connection: Connection): DriverFactory {
-  return ({ baseUrl, options }) => fixturesDriver(baseUrl, options, connection);
+export function backOfficeDriverOver(connection: Connection): DriverFactory {
+  return ({ baseUrl, options }) => backOfficeDriver(baseUrl, options, connection);
 }
 
-/** The fixtures driver on a connection of its own, with no TLS files, headers or proxy. */
-export const createFixturesDriver: DriverFactory = ({ baseUrl, options }) => {
+/** The back-office driver on a connection of its own, with no TLS files, headers or proxy. */
+export const createBackOfficeDriver: DriverFactory = ({ baseUrl, options }) => {
   const connection = new Connection(DIRECT, [baseUrl]);
-  return { ...fixturesDriver(baseUrl, options, connection), close: async () => connection.close() };
+  return { ...backOfficeDriver(baseUrl, options, connection), close: async () => connection.close() };
 };
 
-function fixturesDriver(baseUrl: string, options: Record<string, string>, connection: Connection): AccountHolderDriver {
+function backOfficeDriver(baseUrl: string, options: Record<string, string>, connection: Connection): AccountHolderDriver {
   const token = options['admin-token'] ?? process.env.VAULT_ADMIN_TOKEN;
-  if (!token) throw new Error('the fixtures driver needs the admin token: --admin-token <token> (or VAULT_ADMIN_TOKEN)');
+  if (!token) throw new Error('the back-office driver needs the admin token: --admin-token <token> (or VAULT_ADMIN_TOKEN)');
   const base = baseUrl.replace(/\/+$/, '');
 
   async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
@@ -40,7 +40,7 @@ function fixturesDriver(baseUrl: string, options: Record<string, string>, connec
       });
       res = await connection.send(request, TIMEOUT_MS);
     } catch (e) {
-      throw new Error(`fixture ${method} ${path}: ${(e as Error).message}`);
+      throw new Error(`back office ${method} ${path}: ${(e as Error).message}`);
     }
     const text = res.text;
     if (res.status < 200 || res.status > 299) {
@@ -51,11 +51,11 @@ function fixturesDriver(baseUrl: string, options: Record<string, string>, connec
       } catch {
         // The raw text is the reason.
       }
-      if (res.status === 401) throw new Error(`the fixture surface refused the admin token (401); check --admin-token`);
-      if (res.status === 404 && /No fixture at|No endpoint at/.test(reason)) {
-        throw new Error(`the fixture surface is not enabled at ${base} (start the reference server with an admin token)`);
+      if (res.status === 401) throw new Error(`the back office refused the admin token (401); check --admin-token`);
+      if (res.status === 404 && /No back-office operation at|No fixture at|No endpoint at/.test(reason)) {
+        throw new Error(`the back office is not enabled at ${base} (start the reference server with an admin token)`);
       }
-      throw Object.assign(new Error(`fixture ${method} ${path} answered ${res.status} ${reason}`), { status: res.status, reason });
+      throw Object.assign(new Error(`back office ${method} ${path} answered ${res.status} ${reason}`), { status: res.status, reason });
     }
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
@@ -170,4 +170,4 @@ function fixturesDriver(baseUrl: string, options: Record<string, string>, connec
   return driver;
 }
 
-export default createFixturesDriver;
+export default createBackOfficeDriver;
