@@ -1,7 +1,7 @@
 // An agent matching an event to a card it holds (section 6 item 3 names the card by `agent_card_id`):
 // the catalog's card entries (GET /v1/tokens) carry an agent card's id as `agentCardId`, the
 // reference's own member. And the back office's webhook routes go through the domain.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { receiver, sandbox } from './webhook-support.js';
 
@@ -37,11 +37,15 @@ describe('getTokenCatalog: agent cards', () => {
   });
 });
 
-describe('the back office webhook routes', () => {
-  it('when the routes are read, then they reach the store only through the domain (domain/webhooks.ts)', () => {
-    const source = readFileSync(new URL('../http/back-office/webhooks.ts', import.meta.url), 'utf8');
-    const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-    expect(imports.filter((i) => /\/store\/|\/webhooks\//.test(i!))).toEqual([]);
-    expect(imports).toContain('../../domain/webhooks.js');
+describe('the back office routes', () => {
+  it('when the routes are read, then they reach the store and the sender only through the domain (domain/back-office/)', () => {
+    const dir = new URL('../http/back-office/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files).toContain('webhooks.ts');
+    for (const file of files) {
+      const imports = [...readFileSync(new URL(file, dir), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      expect(imports.filter((i) => /\/store\/|\/webhooks\//.test(i!)), file).toEqual([]);
+    }
+    expect(readFileSync(new URL('webhooks.ts', dir), 'utf8')).toContain("from '../../domain/back-office/webhooks.js'");
   });
 });

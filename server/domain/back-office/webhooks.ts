@@ -1,13 +1,14 @@
-import type { Db } from '../store/db.js';
-import type { Sealer } from '../store/secrets.js';
-import type { Contract } from '../contract.js';
-import type { ServerConfig } from '../config.js';
-import { getAccount, type AccountRow } from '../store/accounts.js';
-import { ensureCardWebhook, getAgentCard, recentDeliveries, rotateWebhookSecret, setWebhookUrl, type CardWebhookRow } from '../store/webhooks.js';
-import { checkEndpointUrl } from '../webhooks/endpoint.js';
-import { newSigningSecret, type WebhookSender } from '../webhooks/sender.js';
-import type { Clock } from './clock.js';
-import { ApiError } from './errors.js';
+import type { Db } from '../../store/db.js';
+import type { Sealer } from '../../store/secrets.js';
+import type { Contract } from '../../contract.js';
+import type { ServerConfig } from '../../config.js';
+import type { AccountRow } from '../../store/accounts.js';
+import { ensureCardWebhook, getAgentCard, recentDeliveries, rotateWebhookSecret, setWebhookUrl, type CardWebhookRow } from '../../store/webhooks.js';
+import { checkEndpointUrl } from '../../webhooks/endpoint.js';
+import { newSigningSecret, type WebhookSender } from '../../webhooks/sender.js';
+import type { Clock } from '../clock.js';
+import { ApiError } from '../errors.js';
+import { requireAccount } from './lookups.js';
 
 /**
  * The account holder's side of section 6: an agent card's webhook endpoint, its signing secrets,
@@ -35,8 +36,7 @@ interface CardWebhook {
 
 /** The agent card's webhook, made with its first secret the first time; 404 for an unknown account or card. */
 async function cardWebhook({ db, sealer, clock }: WebhookDeps, accountId: string, cardId: string): Promise<CardWebhook> {
-  const account = await getAccount(db, accountId);
-  if (!account) throw new ApiError(404, 'not_found', 'No account with this id.');
+  const account = await requireAccount(db, accountId);
   const card = await getAgentCard(db, account.id, cardId);
   if (!card) throw new ApiError(404, 'not_found', 'No agent card with this id in this account; webhooks are per agent card.');
   return { account, hook: await ensureCardWebhook(db, sealer, card.id, newSigningSecret, clock.now()) };
