@@ -1,9 +1,10 @@
 // Generates the type of a root `x-limits` member, from openapi/extensions/limit.schema.json, into
 // the two packages that read limits (the server and the runner, which ships without the rest of
 // the repository), or with --check fails when a committed copy differs from a fresh generation.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { writeOrCheck } from './generated-copies.js';
 import { ROOT } from './redocly.js';
 
 const SCHEMA = join(ROOT, 'openapi', 'extensions', 'limit.schema.json');
@@ -25,19 +26,4 @@ ${types}
 export type LimitDef = components['schemas']['Limit'] & { id: string };
 `;
 
-const check = process.argv.includes('--check');
-let stale = 0;
-for (const target of TARGETS) {
-  const name = relative(ROOT, target);
-  if (!check) {
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, fresh);
-    console.log(`generate: ${relative(ROOT, SCHEMA)} -> ${name}`);
-  } else if ((existsSync(target) ? readFileSync(target, 'utf8') : '') !== fresh) {
-    console.error(`check:generated: ${name} differs from a fresh generation of ${relative(ROOT, SCHEMA)}; run "npm run generate" and commit it`);
-    stale++;
-  } else {
-    console.log(`check:generated: ${name} is up to date`);
-  }
-}
-process.exit(stale ? 1 : 0);
+writeOrCheck(SCHEMA, TARGETS, fresh);

@@ -20,6 +20,8 @@
  * canaries: no response of the API may ever contain one.
  */
 
+import type { components } from '../runner/generated/back-office.js';
+
 export type PlanName = 'Free' | 'Plus' | 'Enterprise';
 
 export interface IssuedKey {
@@ -37,15 +39,8 @@ export interface CardInput {
   block?: string[];
 }
 
-export interface LoginInput {
-  /** The login's site: a URL or host with a registrable domain. */
-  website: string;
-  extraWebsites?: string[];
-  email?: string;
-  username?: string;
-  password: string;
-  totpSecret?: string;
-}
+/** A login to save: the body of the reference back office's `addLogin` (`CreateLoginRequest`), generated from its document. */
+export type LoginInput = components['schemas']['CreateLoginRequest'];
 
 export type IdentityField = 'first_name' | 'last_name' | 'full_name' | 'email' | 'date_of_birth' | 'phone';
 

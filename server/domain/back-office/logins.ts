@@ -1,3 +1,4 @@
+import type { components } from '../../generated/back-office.js';
 import { transaction } from '../../store/db.js';
 import { deleteLogin, getLogin, insertLogin, labelTaken, setPassword } from '../../store/logins.js';
 import { loginEntryOf } from '../catalog.js';
@@ -9,14 +10,8 @@ import { requireAccount, requireLoginOf, type BackOfficeDeps } from './lookups.j
 
 /** The back office's saved logins (tag Logins): addLogin, removeLogin, replaceLoginPassword. */
 
-export interface NewLogin {
-  website: string;
-  extraWebsites?: string[];
-  email?: string;
-  username?: string;
-  password: string;
-  totpSecret?: string;
-}
+/** A login the account holder saves: the back office's `CreateLoginRequest`, as the document defines it. */
+export type NewLogin = components['schemas']['CreateLoginRequest'];
 
 /** Saves a login under the first free label of its site name; answers its catalog entry, the same one GET /v1/tokens lists. */
 export async function addLogin({ db, sealer, clock, contract, limiter }: BackOfficeDeps, accountId: string, login: NewLogin) {
