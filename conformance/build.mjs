@@ -27,10 +27,10 @@ run('compiling the runner', [createRequire(import.meta.url).resolve('typescript/
 mkdirSync(join(here, 'dist'), { recursive: true });
 copyFileSync(join(root, 'dist', 'openapi.json'), join(here, 'dist', 'openapi.json'));
 // The workflows (`vault-conformance workflows`) and the back office's document their account holder's steps use.
-copyFileSync(join(root, 'dist', 'fixtures.json'), join(here, 'dist', 'fixtures.json'));
+copyFileSync(join(root, 'dist', 'back-office.json'), join(here, 'dist', 'back-office.json'));
 mkdirSync(join(here, 'dist', 'workflows'), { recursive: true });
 for (const file of readdirSync(join(root, 'openapi', 'workflows')).filter((f) => f.endsWith('.arazzo.yaml'))) {
   copyFileSync(join(root, 'openapi', 'workflows', file), join(here, 'dist', 'workflows', file));
 }
 chmodSync(join(here, 'dist', 'bin.js'), 0o755);
-console.log('conformance build: dist/ (runner, cases, drivers), dist/openapi.json, dist/fixtures.json and dist/workflows/');
+console.log('conformance build: dist/ (runner, cases, drivers), dist/openapi.json, dist/back-office.json and dist/workflows/');

@@ -21,13 +21,13 @@ const TOOLS = ['package-lock.json', 'redocly.yaml', 'scripts/redocly.ts', 'scrip
 export const BUNDLE_STEP: BuildStep = {
   name: 'bundle',
   inputs: [...TOOLS, 'openapi', 'scripts/bundle.ts', 'scripts/code-samples.ts', 'client/scripts/document-module.ts'],
-  outputs: ['dist/openapi.yaml', 'dist/openapi.json', 'dist/fixtures.yaml', 'dist/fixtures.json'],
+  outputs: ['dist/openapi.yaml', 'dist/openapi.json', 'dist/back-office.yaml', 'dist/back-office.json'],
 };
 
 /** `npm run docs`: the bundles it renders, the changelog it publishes, and its own scripts. */
 export const DOCS_STEP: BuildStep = {
   name: 'docs',
-  inputs: [...TOOLS, 'dist/openapi.json', 'dist/fixtures.json', 'CHANGELOG.md', 'scripts/docs.ts', 'scripts/docs', 'scripts/code-samples.ts', 'client/scripts/document-module.ts'],
+  inputs: [...TOOLS, 'dist/openapi.json', 'dist/back-office.json', 'CHANGELOG.md', 'scripts/docs.ts', 'scripts/docs', 'scripts/code-samples.ts', 'client/scripts/document-module.ts'],
   outputs: ['dist/docs/index.html', 'dist/docs/fixtures.html', 'dist/docs/reference.md', 'dist/docs/CHANGELOG.md', 'dist/docs/favicon.svg'],
 };
 

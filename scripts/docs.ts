@@ -53,7 +53,7 @@ const digest = inputsDigest(ROOT, DOCS_STEP);
 const api = JSON.parse(readFileSync(join(DIST, 'openapi.json'), 'utf8')) as Node;
 const PAGES: Array<{ page: string; view: Node }> = [
   { page: 'index.html', view: referenceView(api, redocLinks(api)) },
-  { page: 'fixtures.html', view: withServersFilled(JSON.parse(readFileSync(join(DIST, 'fixtures.json'), 'utf8')) as Node) },
+  { page: 'fixtures.html', view: withServersFilled(JSON.parse(readFileSync(join(DIST, 'back-office.json'), 'utf8')) as Node) },
 ];
 
 mkdirSync(OUT, { recursive: true });

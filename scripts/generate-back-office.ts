@@ -1,5 +1,5 @@
-// Generates the types of the back office's request bodies (from dist/fixtures.json, bundled from
-// openapi/fixtures.yaml) into the two packages that send or read them: the server, and the runner,
+// Generates the types of the back office's request bodies (from dist/back-office.json, bundled from
+// openapi/back-office.yaml) into the two packages that send or read them: the server, and the runner,
 // whose back-office driver ships without the rest of the repository. With --check it fails when a
 // committed copy differs from a fresh generation.
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { writeOrCheck } from './generated-copies.js';
 import { ROOT } from './redocly.js';
 
-const BUNDLE = join(ROOT, 'dist', 'fixtures.json');
+const BUNDLE = join(ROOT, 'dist', 'back-office.json');
 const TARGETS = [join(ROOT, 'server', 'generated', 'back-office.ts'), join(ROOT, 'conformance', 'runner', 'generated', 'back-office.ts')];
 
 if (!existsSync(BUNDLE)) {
@@ -38,7 +38,7 @@ const schemas = Object.fromEntries([...bodies].sort().map((name) => [name, docum
 // A member with a default stays optional: a request may leave it out (`extraWebsites` of a login).
 const ast = await openapiTS({ openapi: '3.1.0', info: { title: 'back office request bodies', version: '1' }, paths: {}, components: { schemas } } as never, { silent: true, defaultNonNullable: false });
 const fresh = `/**
- * The back office's request bodies, generated from its bundled document (openapi/fixtures.yaml) by the
+ * The back office's request bodies, generated from its bundled document (openapi/back-office.yaml) by the
  * repository's \`npm run generate\` (openapi-typescript ${version}). Do not edit by hand: change the
  * document and regenerate (\`npm run check:generated\` fails when this file is stale).
  */

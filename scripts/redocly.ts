@@ -20,7 +20,7 @@ export interface Api {
   name: string;
   /** The root file, relative to the repository. */
   root: string;
-  /** The bundle's base name in dist/: the root's own (`openapi`, `fixtures`). */
+  /** The bundle's base name in dist/: the root's own (`openapi`, `back-office`). */
   output: string;
 }
 

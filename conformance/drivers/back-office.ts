@@ -5,7 +5,7 @@ const TIMEOUT_MS = 30_000;
 
 /**
  * The account-holder driver over the reference server's back office (`/_fixtures`, documented
- * in openapi/fixtures.yaml), which the server enables when started with an admin token. It is also
+ * in openapi/back-office.yaml), which the server enables when started with an admin token. It is also
  * the example to follow when writing a driver for another deployment: each method is one call to
  * that deployment's own back office.
  *

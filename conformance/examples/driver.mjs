@@ -3,7 +3,7 @@
 // An ES module (.mjs), so Node loads it as one whatever the package.json beside it says. Each method
 // is one call to the back office, the side of the service the account holder uses, which the HTTP
 // API does not offer to agents. The calls here follow the reference server's back office
-// (openapi/fixtures.yaml in the repository); replace each with your own back office's. Its token
+// (openapi/back-office.yaml in the repository); replace each with your own back office's. Its token
 // comes from the environment (BACK_OFFICE_TOKEN), never from the command line, where ps and CI logs
 // would show it. The methods and their types: drivers/driver.ts in this package.
 

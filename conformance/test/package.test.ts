@@ -74,7 +74,7 @@ function readmeDriver(): string {
 describe('the packed conformance runner', () => {
   it('when packed from a fresh clone, then the tarball holds the built runner, its document, the driver example and types, and the CI recipe', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
-    for (const file of ['dist/bin.js', 'dist/openapi.json', 'dist/fixtures.json', 'dist/workflows/signup.arazzo.yaml', 'dist/workflows/agent.arazzo.yaml', 'dist/drivers/driver.d.ts', 'drivers/driver.ts', 'examples/driver.mjs', 'docs/ci.md', 'README.md', 'CASES.md']) {
+    for (const file of ['dist/bin.js', 'dist/openapi.json', 'dist/back-office.json', 'dist/workflows/signup.arazzo.yaml', 'dist/workflows/agent.arazzo.yaml', 'dist/drivers/driver.d.ts', 'drivers/driver.ts', 'examples/driver.mjs', 'docs/ci.md', 'README.md', 'CASES.md']) {
       expect(files, file).toContain(`package/${file}`);
     }
     expect(files.filter((f) => f.startsWith('package/test/') || f.endsWith('.test.js'))).toEqual([]);

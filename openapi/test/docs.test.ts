@@ -17,7 +17,7 @@ import { startServer, type TestServer } from '../../server/test/support.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DOCS = join(ROOT, 'dist', 'docs');
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const BACK_OFFICE_BUNDLE = join(ROOT, 'dist', 'fixtures.json');
+const BACK_OFFICE_BUNDLE = join(ROOT, 'dist', 'back-office.json');
 /** The base URL the built pages name; a server serving them names its own origin instead. */
 const DEFAULT_BASE: string = loadBundle().servers[0].variables.base_url.default;
 

@@ -53,7 +53,7 @@ describe('the Arazzo workflows', () => {
     const base = (JSON.parse(readFileSync(join(dir, 'data', 'local.json'), 'utf8')) as { baseUrl: string }).baseUrl;
     const args = [
       'respect', ...workflowFiles(),
-      '--server', `vault=${base}`, '--server', `fixtures=${base}`,
+      '--server', `vault=${base}`, '--server', `backOffice=${base}`,
       '--input', `apiKey=${local.keys.agent}`, '--input', 'pageUrl=https://shop.globex.com/cart', '--input', `adminToken=${adminToken}`,
       '--skip', SET_UP, '--json-output', json,
     ];

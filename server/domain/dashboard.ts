@@ -8,7 +8,7 @@ import { parsePage } from './sites.js';
  * The account holder's side of the rules (sections 5, 8.4, 8.7): what the dashboard refuses
  * before it saves anything. The HTTP API never answers these codes and the specification gives
  * them no status; this server uses 400 for a value of the wrong shape and 403 for a plan quota
- * (said so in openapi/fixtures.yaml). These bounds are dashboard rules, not limits of the agent
+ * (said so in openapi/back-office.yaml). These bounds are dashboard rules, not limits of the agent
  * HTTP API, so they live here and nowhere else; the plan quota is read from the document.
  */
 

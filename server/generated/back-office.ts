@@ -1,5 +1,5 @@
 /**
- * The back office's request bodies, generated from its bundled document (openapi/fixtures.yaml) by the
+ * The back office's request bodies, generated from its bundled document (openapi/back-office.yaml) by the
  * repository's `npm run generate` (openapi-typescript 7.13.0). Do not edit by hand: change the
  * document and regenerate (`npm run check:generated` fails when this file is stale).
  */

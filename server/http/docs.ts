@@ -26,7 +26,7 @@ export function docsRouter(docsDir = DOCS, changelog = join(ROOT, 'CHANGELOG.md'
   const router = Router({ strict: true });
   router.get('/docs', (req, res) => res.redirect(301, `/docs/${req.originalUrl.slice('/docs'.length)}`));
   router.get(['/docs/', '/docs/index.html'], page(join(docsDir, 'index.html'), join(bundles, 'openapi.json')));
-  router.get(['/docs/fixtures', '/docs/fixtures.html'], page(join(docsDir, 'fixtures.html'), join(bundles, 'fixtures.json')));
+  router.get(['/docs/fixtures', '/docs/fixtures.html'], page(join(docsDir, 'fixtures.html'), join(bundles, 'back-office.json')));
   // Plain text: a browser shows Markdown served as text/markdown as a download.
   router.get('/docs/reference.md', page(join(docsDir, 'reference.md'), join(bundles, 'openapi.json'), 'text/plain; charset=utf-8'));
   router.get('/favicon.ico', file(join(docsDir, 'favicon.svg'), 'image/svg+xml'));

@@ -8,7 +8,7 @@ import { createApp } from '../app.js';
 import { getLoginByLabel } from '../store/logins.js';
 
 /**
- * The back office (openapi/fixtures.yaml) over real HTTP: the admin token, every
+ * The back office (openapi/back-office.yaml) over real HTTP: the admin token, every
  * dashboard-side rule at its boundary, and that no answer ever carries a stored secret.
  */
 

@@ -310,7 +310,7 @@ describe('fixture surface bodies', () => {
     const fixtures = [...loadBackOfficeContract().operations.values()].filter((op) => op.readsJson);
     expect(fixtures.length).toBeGreaterThan(10);
     for (const op of fixtures) {
-      expect(op.bodyLimit?.id, op.operationId).toBe('fixture-request-body');
+      expect(op.bodyLimit?.id, op.operationId).toBe('back-office-request-body');
       expect(loadBackOfficeContract().resolve(op.raw.responses['413']), op.operationId).toBeDefined();
     }
     const cap = fixtures[0]!.bodyLimit!.value!;

@@ -42,7 +42,7 @@ const DEMO_PAGE = 'https://shop.globex.com/cart';
 const SPENDS: Record<string, string> = {
   'vault.submitRecipe': 'a recipe contribution, public and permanent, and one of the account\'s 20 submissions a day',
 };
-const MOVES_CLOCK = 'fixtures.advanceClock';
+const MOVES_CLOCK = 'backOffice.advanceClock';
 
 export interface WorkflowOutcome {
   file: string;
@@ -70,9 +70,9 @@ function workflowFiles(): string[] {
 
 function sources(): Sources {
   const api = defaultDocumentPath();
-  const fixtures = join(dirname(api), 'fixtures.json');
+  const backOffice = join(dirname(api), 'back-office.json');
   const load = (file: string) => operationsOf(JSON.parse(readFileSync(file, 'utf8')));
-  return { vault: load(api), ...(existsSync(fixtures) ? { fixtures: load(fixtures) } : {}) };
+  return { vault: load(api), ...(existsSync(backOffice) ? { backOffice: load(backOffice) } : {}) };
 }
 
 function splitArgs(argv: string[]): { own: { workflows: string[]; pageUrl: string }; rest: string[] } {
@@ -97,7 +97,7 @@ function buildingBlocks(file: ArazzoFile): Set<string> {
 }
 
 async function clockIsManual(settings: Settings, connection: Connection, srcs: Sources, adminToken: string): Promise<boolean> {
-  const op = srcs.fixtures?.get('getClock');
+  const op = srcs.backOffice?.get('getClock');
   if (!op) return false;
   const res = await connection.send(connection.request({ method: op.method, url: `${settings.baseUrl}${op.path}`, headers: { accept: 'application/json', authorization: `Bearer ${adminToken}` } }), settings.timeoutMs);
   return res.status === 200 && (res.json as { manual?: unknown } | undefined)?.manual === true;
@@ -172,9 +172,9 @@ async function runOne(file: ArazzoFile, workflowId: string, run: Run): Promise<W
   if (run.stop?.signal) return { ...base, state: 'not-run', notRunKind: 'capability', reason: `not started: the run was interrupted by ${run.stop.signal}` };
   const spends = reached.map((op) => SPENDS[op]).find(Boolean);
   if (spends && !run.settings.spend) return { ...base, state: 'not-run', notRunKind: 'choice', reason: `spends ${spends}; run with --spend` };
-  const backOffice = reached.some((op) => op.startsWith('fixtures.'));
+  const backOffice = reached.some((op) => op.startsWith('backOffice.'));
   if (backOffice && !run.adminToken) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'the account holder acts through the back office: needs its admin token (VAULT_ADMIN_TOKEN or --admin-token)' };
-  if (backOffice && !run.srcs.fixtures) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'the back office\'s document is not beside the runner' };
+  if (backOffice && !run.srcs.backOffice) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'the back office\'s document is not beside the runner' };
   if (reached.some((op) => op.startsWith('vault.')) && !run.apiKey && !backOffice) return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'needs an agent\'s key (VAULT_CONFORMANCE_KEY or --key)' };
   if (reached.includes(MOVES_CLOCK) && !(await clockIsManual(run.settings, run.connection, run.srcs, run.adminToken!))) {
     return { ...base, state: 'not-run', notRunKind: 'capability', reason: 'moves the clock: needs a deployment with a manual clock (its clock is real)' };

@@ -182,7 +182,7 @@ export async function runWorkflow(engine: Engine, workflowId: string, inputs: Re
 
 /** Deletes, through the back office, the accounts a failed workflow left open. */
 export async function deleteOpened(engine: Engine): Promise<string[]> {
-  const deleteOp = engine.sources.fixtures?.get('deleteAccount');
+  const deleteOp = engine.sources.backOffice?.get('deleteAccount');
   const left: string[] = [];
   for (const [accountId, authorization] of engine.opened) {
     if (!deleteOp) {

@@ -22,7 +22,7 @@ export type BackOfficeRoutes = (services: Services) => Router;
 
 /**
  * Every router of the back office, one per resource. To add one: document its paths in
- * openapi/fixtures.yaml (an undocumented back-office path answers 404) and add its factory here.
+ * openapi/back-office.yaml (an undocumented back-office path answers 404) and add its factory here.
  */
 export const backOfficeRoutes: BackOfficeRoutes[] = [
   backOfficeAccounts,
@@ -38,7 +38,7 @@ export const backOfficeRoutes: BackOfficeRoutes[] = [
 ];
 
 /**
- * The back office (openapi/fixtures.yaml), mounted under /_fixtures only when an admin token
+ * The back office (openapi/back-office.yaml), mounted under /_fixtures only when an admin token
  * is set: the admin token, the documented operation, the capped JSON body, validation of the
  * request and of every response against the back-office document, then the resource routers.
  * Errors go on to the app's one error handler, so they are the same `{code, error}`.
