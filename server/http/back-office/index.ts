@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Services } from '../handlers.js';
+import type { Handlers, Services } from '../handlers.js';
 import { ApiError } from '../../domain/errors.js';
 import { readJsonBody } from '../body.js';
 import { context } from '../context.js';
@@ -17,30 +17,28 @@ import { backOfficeSignup } from './signup.js';
 import { backOfficeRecipes } from './recipes.js';
 import { backOfficeWebhooks } from './webhooks.js';
 
-/** One resource's back-office routes: an express Router whose paths are relative to /_fixtures. */
-export type BackOfficeRoutes = (services: Services) => Router;
-
 /**
- * Every router of the back office, one per resource. To add one: document its paths in
- * openapi/back-office.yaml (an undocumented back-office path answers 404) and add its factory here.
+ * Every handler of the back office, by operationId, one file per tag. To add one: document its path
+ * in openapi/back-office.yaml (an undocumented back-office path answers 404) and add its handler
+ * to the tag's file.
  */
-export const backOfficeRoutes: BackOfficeRoutes[] = [
-  backOfficeAccounts,
-  backOfficeKeys,
-  backOfficeCards,
-  backOfficeLogins,
-  backOfficeProfile,
-  backOfficeClock,
-  backOfficeTokens,
-  backOfficeSignup,
-  backOfficeRecipes,
-  backOfficeWebhooks,
-];
+export const backOfficeHandlers: Handlers = {
+  ...backOfficeAccounts,
+  ...backOfficeKeys,
+  ...backOfficeCards,
+  ...backOfficeLogins,
+  ...backOfficeProfile,
+  ...backOfficeClock,
+  ...backOfficeTokens,
+  ...backOfficeSignup,
+  ...backOfficeRecipes,
+  ...backOfficeWebhooks,
+};
 
 /**
  * The back office (openapi/back-office.yaml), mounted under /_fixtures only when an admin token
  * is set: the admin token, the documented operation, the capped JSON body, validation of the
- * request and of every response against the back-office document, then the resource routers.
+ * request and of every response against the back-office document, then the operation's handler.
  * Errors go on to the app's one error handler, so they are the same `{code, error}`.
  */
 export function backOfficeRouter(services: Services, adminToken: string): Router {
@@ -53,9 +51,11 @@ export function backOfficeRouter(services: Services, adminToken: string): Router
   // The server-wide body rules are the main document's; the back office's document gives only the caps.
   router.use(readJsonBody({ nesting: services.contract.limit('body-nesting-depth') }));
   router.use(...validator.requests);
-  for (const routes of backOfficeRoutes) router.use(routes(services));
-  router.use((req) => {
-    throw new ApiError(501, 'not_implemented', `${context(req).operation!.operationId} is not implemented by this server.`);
+  router.use(async (req, res) => {
+    const { operationId } = context(req).operation!;
+    const handler = backOfficeHandlers[operationId];
+    if (!handler) throw new ApiError(501, 'not_implemented', `${operationId} is not implemented by this server.`);
+    await handler(req, res, services);
   });
   router.use(translateBackOfficeErrors(contract));
   return router;
