@@ -6,7 +6,7 @@
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { deliverable } from '../webhooks/addresses.js';
-import { checkEndpointUrl } from '../webhooks/endpoint.js';
+import { checkEndpointUrl } from '../domain/back-office/webhook-endpoint.js';
 import { IPV4_RANGES, IPV6_RANGES } from '../webhooks/special-purpose.js';
 import { ApiError } from '../domain/errors.js';
 

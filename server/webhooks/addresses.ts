@@ -81,3 +81,14 @@ export function deliverable(address: string, allowLoopback: boolean): { ok: true
   if (verdict.public || (verdict.thisMachine && allowLoopback)) return { ok: true };
   return { ok: false, what: verdict.what };
 }
+
+/** A host name without the one trailing dot of its fully qualified form (`hooks.example.com.`). */
+export function bareName(host: string): string {
+  return host.toLowerCase().replace(/\.$/, '');
+}
+
+/** A name that means this machine whatever DNS says (RFC 6761 section 6.3). */
+export function isLoopbackName(host: string): boolean {
+  const h = bareName(host);
+  return h === 'localhost' || h.endsWith('.localhost');
+}

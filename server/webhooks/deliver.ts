@@ -3,8 +3,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { lookup } from 'node:dns/promises';
 import type { AttemptOutcome } from '../store/webhooks.js';
-import { addressVerdict, deliverable } from './addresses.js';
-import { isLoopbackName } from './endpoint.js';
+import { addressVerdict, deliverable, isLoopbackName } from './addresses.js';
 
 /** Resolves a host name to every address DNS gives for it. */
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;

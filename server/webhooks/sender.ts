@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.js';
-import type { Clock } from '../domain/clock.js';
 import { newId } from '../store/ids.js';
 import { insertDelivery, overdueDeliveries, recordAttempt, type AttemptRow } from '../store/webhooks.js';
 import type { WebhookFormat } from './format.js';
@@ -21,7 +20,8 @@ export const systemTransport: WebhookTransport = { resolve: systemResolver, conn
 
 export interface WebhookSenderOptions {
   db: Db;
-  clock: Clock;
+  /** The sandbox's clock, which a delivery's creation time is read from. */
+  clock: { now(): number };
   format: WebhookFormat;
   /** The deployment setting that lets a receiver on this machine (loopback, http:// too) take deliveries. */
   allowLoopback: boolean;

@@ -4,7 +4,7 @@ import type { Contract } from '../../contract.js';
 import type { ServerConfig } from '../../config.js';
 import type { AccountRow } from '../../store/accounts.js';
 import { ensureCardWebhook, getAgentCard, recentDeliveries, rotateWebhookSecret, setWebhookUrl, type CardWebhookRow } from '../../store/webhooks.js';
-import { checkEndpointUrl } from '../../webhooks/endpoint.js';
+import { checkEndpointUrl } from './webhook-endpoint.js';
 import { newSigningSecret, type WebhookSender } from '../../webhooks/sender.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';

@@ -1,6 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import type { Contract, Operation } from '../../contract.js';
-import type { ValidatorStages } from '../validator.js';
+import type { Stages as ValidatorStages } from './stages.js';
 
 /**
  * express-openapi-validator compiles lazily: the document on the first request, and each

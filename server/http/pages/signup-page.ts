@@ -1,6 +1,10 @@
 import type { SignupApprovalView } from '../../domain/links.js';
 import { siteLabel } from '../../domain/sites.js';
-import type { Services } from '../handlers.js';
+import type { Limiter } from '../../domain/limiter.js';
+import type { Contract } from '../../contract.js';
+
+/** What the page reads of the server: the limits it names in a refusal's reason. */
+type PageServices = { limiter: Limiter; contract: Contract };
 import { decisionForm, escapeHtml, page, time, userText } from './html.js';
 
 /**
@@ -10,7 +14,7 @@ import { decisionForm, escapeHtml, page, time, userText } from './html.js';
  */
 
 /** Why an approval could not complete, in the account holder's words; the figures are the document's. */
-function failureText(reason: string, services: Services, website: string): string {
+function failureText(reason: string, services: PageServices, website: string): string {
   const value = (id: string) => services.limiter.max(services.contract.limit(id), 'Free');
   const name = siteLabel(website);
   switch (reason) {
@@ -44,7 +48,7 @@ function decisions(): string {
 }
 
 /** The page of `GET`, and of `POST` whose approval could not complete (the link stays usable). */
-export function signupPage(view: SignupApprovalView, services: Services): string {
+export function signupPage(view: SignupApprovalView, services: PageServices): string {
   if (view.status === 'approved') {
     return page('Signup approved', `<h1>Signup approved</h1>
 <div class="outcome" role="status"><p>The login for ${escapeHtml(view.website)} is created. The agent's next poll carries its tokens.</p></div>

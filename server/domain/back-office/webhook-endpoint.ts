@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { ApiError } from '../domain/errors.js';
-import { addressVerdict, deliverable } from './addresses.js';
+import { ApiError } from '../errors.js';
+import { addressVerdict, bareName, deliverable, isLoopbackName } from '../../webhooks/addresses.js';
 
 /** The longest endpoint URL accepted (the reference's choice; the specification gives none). */
 export const ENDPOINT_URL_MAX = 2048;
@@ -8,17 +8,6 @@ export const ENDPOINT_URL_MAX = 2048;
 const refuse = (why: string): never => {
   throw new ApiError(400, 'bad_request', why);
 };
-
-/** A host name without the one trailing dot of its fully qualified form (`hooks.example.com.`). */
-function bareName(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '');
-}
-
-/** A name that means this machine whatever DNS says (RFC 6761 section 6.3). */
-export function isLoopbackName(host: string): boolean {
-  const h = bareName(host);
-  return h === 'localhost' || h.endsWith('.localhost');
-}
 
 /**
  * Checks an endpoint URL when the account holder sets it (section 6 item 2: public HTTPS): what
