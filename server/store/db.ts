@@ -1,10 +1,8 @@
 import Database from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { migrationFiles } from './migration-files.js';
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
  * The store cannot be reached or will not serve now (a database restarting, refusing connections,
@@ -18,18 +16,7 @@ export class SchemaTooNewError extends Error {
   }
 }
 
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-function migrations(): Migration[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
-    .sort()
-    .map((name) => ({ version: Number(name.slice(0, 4)), name, sql: readFileSync(join(MIGRATIONS_DIR, name), 'utf8') }));
-}
+const migrations = () => migrationFiles('sqlite');
 
 /**
  * Opens (and migrates) the database. `path` is a file or `:memory:`.

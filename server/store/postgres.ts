@@ -1,8 +1,6 @@
 import pg from 'pg';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import { knownVersion, SchemaTooNewError, StoreUnavailableError, type Db, type RunResult, type Statement } from './db.js';
+import { migrationFiles } from './migration-files.js';
 
 /**
  * The PostgreSQL driver of the store (docs/postgres.md): a pool of connections, statements in the
@@ -11,7 +9,6 @@ import { knownVersion, SchemaTooNewError, StoreUnavailableError, type Db, type R
  * StoreUnavailableError, which the HTTP layer answers with 503 and Retry-After.
  */
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations', 'postgres');
 
 /** Any constant: the key of the advisory lock that lets one replica migrate at a time. */
 const MIGRATION_LOCK = 7_361_442_019;
@@ -324,18 +321,7 @@ class PostgresTransaction implements Db, Runner {
   }
 }
 
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-function migrations(): Migration[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
-    .sort()
-    .map((name) => ({ version: Number(name.slice(0, 4)), name, sql: readFileSync(join(MIGRATIONS_DIR, name), 'utf8') }));
-}
+const migrations = () => migrationFiles('postgres');
 
 /** The newest migration of this dialect: the same number as SQLite's, or the two have drifted. */
 export function knownPostgresVersion(): number {
