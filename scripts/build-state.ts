@@ -27,7 +27,7 @@ export const BUNDLE_STEP: BuildStep = {
 /** `npm run docs`: the bundles it renders, the changelog it publishes, and its own scripts. */
 export const DOCS_STEP: BuildStep = {
   name: 'docs',
-  inputs: [...TOOLS, 'dist/openapi.json', 'dist/back-office.json', 'CHANGELOG.md', 'scripts/docs.ts', 'scripts/docs', 'scripts/code-samples.ts', 'client/scripts/document-module.ts'],
+  inputs: [...TOOLS, 'dist/openapi.json', 'dist/back-office.json', 'openapi/guides', 'CHANGELOG.md', 'scripts/docs.ts', 'scripts/docs', 'scripts/code-samples.ts', 'client/scripts/document-module.ts'],
   outputs: ['dist/docs/index.html', 'dist/docs/fixtures.html', 'dist/docs/reference.md', 'dist/docs/CHANGELOG.md', 'dist/docs/favicon.svg'],
 };
 

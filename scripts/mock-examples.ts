@@ -1,7 +1,7 @@
-// Writes docs/mock.md's list of the Prism mock's answers, per operation, from the bundle
+// Writes the mock guide's (openapi/guides/mock.md) list of the Prism mock's answers, per operation, from the bundle
 // (dist/openapi.json): each documented status with the example names `Prefer: example=<name>`
 // selects, and the operations without a success response, which Prism answers with their lowest
-// status. With --check, fails when docs/mock.md differs from a fresh generation, as
+// status. With --check, fails when the guide differs from a fresh generation, as
 // `npm run check:generated` does for the client's generated files.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ type Node = Record<string, any>;
 
 const BUNDLE = join(ROOT, 'dist', 'openapi.json');
 /** The page that carries the generated list. */
-export const MOCK_PAGE = join(ROOT, 'docs', 'mock.md');
+export const MOCK_PAGE = join(ROOT, 'openapi', 'guides', 'mock.md');
 const BEGIN = '<!-- mock examples: generated from the document by `npm run generate`; do not edit -->';
 const END = '<!-- end of mock examples -->';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -89,7 +89,7 @@ export function renderMockExamples(doc: Node): string {
 export function withBlock(page: string, block: string): string {
   const start = page.indexOf(BEGIN);
   const end = page.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/mock.md has no block between "${BEGIN}" and "${END}"`);
+  if (start < 0 || end < start) throw new Error(`openapi/guides/mock.md has no block between "${BEGIN}" and "${END}"`);
   return page.slice(0, start) + block + page.slice(end + END.length);
 }
 
@@ -102,11 +102,11 @@ if (process.argv[1]?.endsWith('mock-examples.ts')) {
   const fresh = withBlock(page, renderMockExamples(JSON.parse(readFileSync(BUNDLE, 'utf8')) as Node));
   if (!process.argv.includes('--check')) {
     writeFileSync(MOCK_PAGE, fresh);
-    console.log('mock examples: dist/openapi.json -> docs/mock.md');
+    console.log('mock examples: dist/openapi.json -> openapi/guides/mock.md');
   } else if (fresh === page) {
-    console.log('check:generated: the mock examples of docs/mock.md are up to date');
+    console.log('check:generated: the mock examples of openapi/guides/mock.md are up to date');
   } else {
-    console.error('check:generated: the mock examples of docs/mock.md differ from the document; run "npm run generate" and commit docs/mock.md');
+    console.error('check:generated: the mock examples of openapi/guides/mock.md differ from the document; run "npm run generate" and commit openapi/guides/mock.md');
     process.exit(1);
   }
 }

@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../../server/test/support.js';
 import { loadBundle } from './bundle.js';
 
 /**
- * The mock's page's list of its answers (docs/mock.md, written by scripts/mock-examples.ts) names the HTTP
+ * The mock's page's list of its answers (openapi/guides/mock.md, written by scripts/mock-examples.ts) names the HTTP
  * layer's 408 and 431 by the example `Prefer` selects and by the `code` the answer carries, which is
  * the code the reference server sends.
  */

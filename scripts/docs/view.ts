@@ -9,10 +9,17 @@
 //   reference;
 // - the password rule fields show the JSON type they are read as (`x-ignore-wrong-type`): they carry
 //   no `type`, so that a wrong-typed value passes every validator, and Redoc printed them as `any`;
-// - the introduction gains the error-code reference and the client and proxy codes, written from
-//   the document, after its "Errors" section.
+// - the introduction gains the integrator's guides (openapi/guides/: the client, the mock, receiving
+//   webhooks) after its quickstart, and the error-code reference and the client and proxy codes,
+//   written from the document, after its "Errors" section.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { clientCodesMarkdown, CLIENT_CODES_HEADING, REDOC_ERROR_CODES, ERROR_CODES_HEADING, errorCodesMarkdown, everyOperation, responseCodes } from './error-codes.js';
 import { deref, expandServerUrl } from '../code-samples.js';
+
+/** The guides, in the order they are read: each a `## ` section of its own, prose beside the reference. */
+export const GUIDES_DIR = join(import.meta.dirname, '..', '..', 'openapi', 'guides');
+export const GUIDES = ['client.md', 'mock.md', 'webhooks.md'] as const;
 
 type Node = Record<string, any>;
 
@@ -80,6 +87,15 @@ function withErrorSections(doc: Node, links: Links): void {
   doc.info.description = next < 0 ? `${text.trimEnd()}\n\n${sections}` : `${text.slice(0, errors + 1 + next)}${sections}\n${text.slice(errors + 1 + next)}`;
 }
 
+/** The introduction with the guides after its "Quickstart" section (or at its end). */
+function withGuides(doc: Node): void {
+  const text = String(doc.info.description ?? '');
+  const guides = GUIDES.map((name) => readFileSync(join(GUIDES_DIR, name), 'utf8').trim()).join('\n\n');
+  const start = text.search(/^## Quickstart\s*$/m);
+  const next = start < 0 ? -1 : text.slice(start + 1).search(/^## /m);
+  doc.info.description = next < 0 ? `${text.trimEnd()}\n\n${guides}\n` : `${text.slice(0, start + 1 + next)}${guides}\n\n${text.slice(start + 1 + next)}`;
+}
+
 /** Links in a rendering's own terms (Redoc's routes, a Markdown file's anchors). */
 export interface Links {
   /** A Markdown link to an operation. */
@@ -98,6 +114,7 @@ export function referenceView(bundle: Node, links: Links): Node {
   const doc = withServersFilled(bundle);
   // The introduction links the codes in Redoc's terms; another rendering has its own.
   doc.info.description = String(doc.info.description ?? '').replaceAll(`](${REDOC_ERROR_CODES})`, `](${links.errorCodes})`);
+  withGuides(doc);
   withErrorSections(doc, links);
   withOwnCodes(doc, links);
   withReadTypes(doc.components?.schemas);
