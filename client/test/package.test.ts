@@ -2,9 +2,10 @@
 // outside the repository (so nothing resolves from its node_modules), programs type-checked there and
 // run with node against the reference server, started as `npm start` starts it: an ES module project
 // with its own TypeScript 5 and 7, under the strictest settings, and a CommonJS one (`module: node16`)
-// compiled with the repository's tsc. Every ```ts block of the integrators' guide (docs/integrators.md)
-// and of the package's own README is compiled there as written, and the integrator example is run; the
-// client's type tests are compiled too, importing the installed package.
+// compiled with the repository's tsc. Every ```ts block of the integrator's guides (openapi/guides/)
+// and of the package's own README is compiled there as written, and the guides' programs are run
+// against the sandbox and the mock; the client's type tests are compiled too, importing the
+// installed package.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,17 +64,40 @@ function asInstalled(source: string): string {
 }
 
 /**
- * Every documented snippet, by the file it is compiled as: the ```ts blocks of the integrators'
- * guide, docs/integrators.md (the first two are also run: the example and the mock's), and of the package's
- * own README (client/README.md), as written.
+ * The integrator's guides (openapi/guides/, rendered into the reference docs) name each of their
+ * ```ts blocks here, in order: a block added to a guide fails the test below until it is named.
+ */
+const GUIDE_SNIPPETS: Record<string, string[]> = {
+  'client.md': ['example', 'wait', 'errors', 'retries', 'mock', 'lookup', 'request-id', 'recovery'],
+  'webhooks.md': ['receiver', 'sign'],
+};
+
+const tsBlocks = (text: string) => [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+/**
+ * Every documented snippet, by the file it is compiled as: the ```ts blocks of the guides and of
+ * the package's own README (client/README.md), as written.
  */
 function documentedSnippets(): Record<string, string> {
-  const guide = readFileSync(join(ROOT, 'docs', 'integrators.md'), 'utf8');
-  const integrators = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  const own = [...readFileSync(join(CLIENT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  if (integrators.length < 2 || own.length < 1) throw new Error('docs/integrators.md or client/README.md lost its ```ts blocks');
-  const names = ['example', 'mock', ...integrators.slice(2).map((_, i) => `readme-${i + 2}`)];
-  return Object.fromEntries([...integrators.map((text, i) => [`${names[i]}.mts`, text]), ...own.map((text, i) => [`package-readme-${i}.mts`, text])]);
+  const out: Record<string, string> = {};
+  for (const [guide, names] of Object.entries(GUIDE_SNIPPETS)) {
+    const blocks = tsBlocks(readFileSync(join(ROOT, 'openapi', 'guides', guide), 'utf8'));
+    if (blocks.length !== names.length) throw new Error(`openapi/guides/${guide} has ${blocks.length} \`\`\`ts blocks; GUIDE_SNIPPETS names ${names.length}`);
+    blocks.forEach((text, i) => (out[`${names[i]}.mts`] = text));
+  }
+  const own = tsBlocks(readFileSync(join(CLIENT, 'README.md'), 'utf8'));
+  if (own.length < 1) throw new Error('client/README.md lost its ```ts blocks');
+  own.forEach((text, i) => (out[`package-readme-${i}.mts`] = text));
+  return out;
+}
+
+/** The client guide's ```sh block under "### Install": pack the package and install its tarball into `$PROJECT`. */
+function installBlock(): string {
+  const guide = readFileSync(join(ROOT, 'openapi', 'guides', 'client.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('\n### Install\n'), guide.indexOf('\n### ', guide.indexOf('\n### Install\n') + 1));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('openapi/guides/client.md has no ```sh block under "### Install"');
+  return block;
 }
 
 const SMOKE = `import {
@@ -220,7 +244,7 @@ const SNIPPETS_TSCONFIG = (files: string[]) => ({
   files,
 });
 
-// The Prism mock of `npm run mock`, for the guide's example that sends it `Prefer`; started with the
+// The Prism mock of `npm run mock`, for the guide's programs that send it `Prefer`; started with the
 // rest of the set-up and awaited by that test alone. Its own process group, stopped in one signal.
 let prism: ChildProcess | undefined;
 let prismBase = '';
@@ -291,7 +315,8 @@ describe('the packed client package', () => {
         ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT}`, `typescript7@npm:typescript@${TYPESCRIPT_7}`, `@types/node@${nodeTypes}`],
         folder,
       ),
-      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], cjsFolder),
+      // The CommonJS project installs the package as the client guide's "Install" says, as written.
+      run('bash', ['-euo', 'pipefail', '-c', installBlock()], ROOT, cleanEnv({ PROJECT: cjsFolder })),
     ]);
     installMs = Date.now() - started;
     if (install.code !== 0) throw new Error(`npm install failed: ${install.stderr}`);
@@ -368,8 +393,7 @@ describe('the packed client package', () => {
 
   it('when every documented snippet is type-checked as written, under the strictest settings, then each compiles with TypeScript 5 and 7', () => {
     const names = Object.keys(documentedSnippets());
-    // The integrator example, the mock's, the idempotent-writes recovery, the receiver and the signing program; the package README's.
-    expect(names).toEqual(['example.mts', 'mock.mts', 'readme-2.mts', 'readme-3.mts', 'readme-4.mts', 'package-readme-0.mts']);
+    expect(names).toEqual([...Object.values(GUIDE_SNIPPETS).flat().map((name) => `${name}.mts`), 'package-readme-0.mts']);
     expect(snippets.stdout + snippets.stderr).toBe('');
     expect(snippets.code).toBe(0);
     expect(snippets7.stdout + snippets7.stderr).toBe('');
@@ -427,7 +451,7 @@ describe('the packed client package', () => {
     expect(main.code).toBe(0);
   });
 
-  it('when the integrator example of docs/integrators.md runs as written and the account holder approves, then it prints the page logins and the approval', async () => {
+  it('when the guide's first program runs as written and the account holder approves, then it prints the page logins and the approval', async () => {
     const holder = new Holder(local.baseUrl, local.adminToken);
     const example = run(process.execPath, ['example.mjs'], folder, { PATH: process.env.PATH }, 60_000);
     const link = await until(async () => (await holder.links(local.accountId)).find((l) => l.kind === 'signup' && l.status === 'pending'), 30_000);
@@ -439,7 +463,7 @@ describe('the packed client package', () => {
   }, 60_000);
 
   // After the test above: the example's own request was decided, so the five filed here are the only pending ones.
-  it('when the middleware example of the guide runs against Prism, then the mock answers what Prefer asked and every request carried the trace context', async () => {
+  it('when the guide's program of the extension points runs against Prism, then the mock answers what Prefer asked and every request carried the trace context', async () => {
     await prismStarted;
     const relay: TinyServer = await startTinyServer((req, res, _i, seen) => forward(prismBase, req, res, seen));
     try {
@@ -465,7 +489,35 @@ describe('the packed client package', () => {
     expect(Object.keys(lookup).sort()).toEqual(['merchant', 'platform', 'signup', 'signupPlatform']);
   }, 90_000);
 
-  it('when five requests already await the account holder, then the integrator example takes its too_many_pending branch', async () => {
+  it("when the guide's other programs run as written against the sandbox, then each prints what the guide says it does", async () => {
+    const env = { PATH: process.env.PATH, VAULT_API_URL: local.baseUrl, VAULT_API_KEY: local.keys.agent };
+    const outputs = Object.fromEntries(
+      await Promise.all(
+        ['errors', 'retries', 'lookup', 'request-id', 'recovery'].map(async (name) => {
+          const done = await run(process.execPath, [`${name}.mjs`], folder, env, 30_000);
+          expect(done.stderr, name).toBe('');
+          expect(done.code, name).toBe(0);
+          return [name, done.stdout] as const;
+        }),
+      ),
+    );
+    // The agent key has no signup permission: the exhaustive switch takes the API's refusal.
+    expect(outputs.errors).toMatch(/^refused: 403 signup_not_enabled [0-9a-f-]{36}\n$/);
+    expect(outputs.retries).toBe('1 logins\n');
+    expect(outputs.lookup).toBe('sent as https://www.acme.com/checkout\nmerchant recipe: acme.com platform recipe: none\n');
+    expect(outputs['request-id']).toMatch(/^status 200 after 1 attempt\(s\); quote [0-9a-f-]{36}\n$/);
+    expect(outputs.recovery).toMatch(/^submission \S+\n$/);
+  }, 60_000);
+
+  it("when the guide's recipe program runs against Prism with VAULT_MOCK=1, then it asks for the lookup and gets it", async () => {
+    await prismStarted;
+    const done = await run(process.execPath, ['lookup.mjs'], folder, { PATH: process.env.PATH, VAULT_API_URL: prismBase, VAULT_API_KEY: 'vk_mock', VAULT_MOCK: '1' }, 30_000);
+    expect(done.stderr).toBe('');
+    expect(done.stdout).toMatch(/^sent as https:\/\/www\.acme\.com\/checkout\nmerchant recipe: \S+ platform recipe: \S+\n$/);
+    expect(done.code).toBe(0);
+  }, 90_000);
+
+  it('when five requests already await the account holder, then the guide's first program takes its too_many_pending branch', async () => {
     const vault = createVaultClient({ env: {}, apiUrl: local.baseUrl, apiKey: local.keys.signup });
     for (let i = 0; i < 5; i++) await vault.fileSignupRequest({ website: `pending${i}.com`, email: 'jane@example.com' });
     const done = await run(process.execPath, ['example.mjs'], folder, { PATH: process.env.PATH }, 30_000);

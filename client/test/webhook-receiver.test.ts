@@ -1,4 +1,4 @@
-// The webhook receiver of docs/integrators.md, run as written (its import pointed at the client's source) against
+// The webhooks guide's receiver (openapi/guides/webhooks.md), run as written (its import pointed at the client's source) against
 // deliveries from the reference server: a real test delivery is verified, parsed into its typed event
 // and acknowledged; the same delivery with its body tampered with, re-signed with a stale `t`, or
 // signed with another secret is refused; a verified event of a type the document does not describe is
@@ -20,14 +20,11 @@ import { until } from './support/sandbox.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const ADMIN = 'adm_webhook_receiver_test';
 
-/** The `n`th ```ts block under docs/integrators.md's "## Receiving webhooks" (the receiver, then the signing program), exactly as written. */
-function readmeBlock(n: number): string {
-  const guide = readFileSync(join(ROOT, 'docs', 'integrators.md'), 'utf8');
-  const at = guide.indexOf('\n## Receiving webhooks\n');
-  const next = guide.indexOf('\n## ', at + 1);
-  const section = guide.slice(at, next < 0 ? undefined : next);
-  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][n];
-  if (at < 0 || !block) throw new Error(`docs/integrators.md has no ${n + 1} \`\`\`ts blocks under "## Receiving webhooks"`);
+/** The `n`th ```ts block of the webhooks guide (the receiver, then the signing program), exactly as written. */
+function guideBlock(n: number): string {
+  const guide = readFileSync(join(ROOT, 'openapi', 'guides', 'webhooks.md'), 'utf8');
+  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)][n];
+  if (!block) throw new Error(`openapi/guides/webhooks.md has no ${n + 1} \`\`\`ts blocks`);
   return block[1]!;
 }
 const atSource = (program: string) => program.replace("from '@credential-vault/client'", `from ${JSON.stringify(join(ROOT, 'client', 'index.ts'))}`);
@@ -42,7 +39,7 @@ async function freePort(): Promise<number> {
 
 const sign = (secret: string, t: string, body: Buffer) => createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
 
-describe("the integrators' guide's webhook receiver", () => {
+describe('the webhooks guide receiver', () => {
   let sandbox: TestServer;
   let folder: string;
   let receiver: ChildProcess;
@@ -77,7 +74,7 @@ describe("the integrators' guide's webhook receiver", () => {
 
     folder = mkdtempSync(join(tmpdir(), 'vault-receiver-'));
     const file = join(folder, 'receiver.mts');
-    writeFileSync(file, atSource(readmeBlock(0)));
+    writeFileSync(file, atSource(guideBlock(0)));
     const port = await freePort();
     receiverPort = port;
     receiverUrl = `http://127.0.0.1:${port}/`;
@@ -146,7 +143,7 @@ describe("the integrators' guide's webhook receiver", () => {
 
   it("when the guide's signing program sends a delivery, then the receiver verifies it as the service's", async () => {
     const program = join(folder, 'sign.mts');
-    writeFileSync(program, atSource(readmeBlock(1)));
+    writeFileSync(program, atSource(guideBlock(1)));
     const signed = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', program], {
         cwd: ROOT,
