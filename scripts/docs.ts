@@ -2,9 +2,9 @@
 // the document): the API's to dist/docs/index.html, with the code samples the bundle carries, and
 // the back office's to dist/docs/fixtures.html. Each is one self-contained file that opens
 // offline and makes no request to any other origin; its icon is inline too, and dist/docs/favicon.svg
-// is the same icon for the server's /favicon.ico. Beside them: the API's reference as one Markdown
-// file (dist/docs/reference.md, readable without a browser) and a copy of CHANGELOG.md, so that the
-// folder's links to each other work wherever it is published.
+// is the same icon for the server's /favicon.ico. Beside them: each reference as one Markdown file
+// (dist/docs/reference.md, dist/docs/fixtures.md, readable without a browser) and a copy of
+// CHANGELOG.md, so that the folder's links to each other work wherever it is published.
 //
 // The API's page is rendered from a view of its bundle (scripts/docs/view.ts): server URLs filled
 // with their defaults (the reference server puts its own origin in place of the default base URL
@@ -25,7 +25,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLE_STEP, DOCS_STEP, inputsDigest, isFresh, recordBuilt } from './build-state.js';
-import { referenceMarkdown } from './docs/markdown.js';
+import { fixturesMarkdown, referenceMarkdown } from './docs/markdown.js';
 import { redocLinks, referenceView, withServersFilled } from './docs/view.js';
 import { REDOCLY, REDOCLY_ENV, ROOT } from './redocly.js';
 
@@ -51,9 +51,10 @@ if (!isFresh(ROOT, BUNDLE_STEP)) {
 
 const digest = inputsDigest(ROOT, DOCS_STEP);
 const api = JSON.parse(readFileSync(join(DIST, 'openapi.json'), 'utf8')) as Node;
+const backOffice = JSON.parse(readFileSync(join(DIST, 'back-office.json'), 'utf8')) as Node;
 const PAGES: Array<{ page: string; view: Node }> = [
   { page: 'index.html', view: referenceView(api, redocLinks(api)) },
-  { page: 'fixtures.html', view: withServersFilled(JSON.parse(readFileSync(join(DIST, 'back-office.json'), 'utf8')) as Node) },
+  { page: 'fixtures.html', view: withServersFilled(backOffice) },
 ];
 
 mkdirSync(OUT, { recursive: true });
@@ -90,4 +91,6 @@ for (const { page, view } of PAGES) {
 }
 writeFileSync(join(OUT, 'reference.md'), referenceMarkdown(api));
 console.log('docs: openapi -> dist/docs/reference.md');
+writeFileSync(join(OUT, 'fixtures.md'), fixturesMarkdown(backOffice));
+console.log('docs: back office -> dist/docs/fixtures.md');
 recordBuilt(ROOT, DOCS_STEP, digest);

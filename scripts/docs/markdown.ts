@@ -3,7 +3,7 @@
 // with its parameters, body fields, responses, error table and samples (TypeScript first). It needs
 // no JavaScript and no navigation: `grep`, `curl` and a coding agent read all of it.
 import { CLIENT_CODES_HEADING, ERROR_CODES_HEADING, everyOperation, responseCodes } from './error-codes.js';
-import { referenceView } from './view.js';
+import { referenceView, withServersFilled } from './view.js';
 
 type Node = Record<string, any>;
 
@@ -71,11 +71,14 @@ function fieldRows(doc: Node, node: Node | undefined, prefix = '', depth = 0): s
   for (const [name, raw] of Object.entries<Node>(s.properties ?? {})) {
     const member = merged(doc, raw);
     const notes = constraints(member);
-    const description = [member.description ?? '', notes.length ? `(${notes.join('; ')})` : ''].filter(Boolean).join(' ');
+    const description = [raw.description ?? member.description ?? '', notes.length ? `(${notes.join('; ')})` : ''].filter(Boolean).join(' ');
     rows.push([`\`${prefix}${name}\``, typeOf(doc, raw), required.has(name) ? 'yes' : 'no', description]);
     const items = member.type === 'array' ? merged(doc, member.items) : undefined;
+    // A member that is one object or null (a lookup's slot) lists that object's members too.
+    const objects: Node[] = (member.anyOf ?? member.oneOf ?? []).filter((v: Node) => merged(doc, v).properties);
     if (member.properties) rows.push(...fieldRows(doc, raw, `${prefix}${name}.`, depth + 1));
     else if (items?.properties) rows.push(...fieldRows(doc, member.items, `${prefix}${name}[].`, depth + 1));
+    else if (objects.length === 1) rows.push(...fieldRows(doc, objects[0], `${prefix}${name}.`, depth + 1));
   }
   return rows;
 }
@@ -126,9 +129,12 @@ function responses(doc: Node, op: Node, errorCodesHref: string): string {
     });
     if (headers.length) out.push(table(['Header', 'Type', 'Sent', 'Description'], headers), '');
     if (!status.startsWith('2') && response.content?.['application/json']) {
-      const rows = responseCodes(doc, op, status).map((code) => [`\`${code}\``, doc.components.schemas.ApiErrorCode['x-enumDescriptions']?.[code] ?? '', `[retry and what to do](${errorCodesHref})`]);
-      out.push(table(['Code', 'Meaning', 'Handling'], rows), '');
-      continue;
+      const meanings: Node | undefined = doc.components?.schemas?.ApiErrorCode?.['x-enumDescriptions'];
+      if (meanings) {
+        const rows = responseCodes(doc, op, status).map((code) => [`\`${code}\``, meanings[code] ?? '', `[retry and what to do](${errorCodesHref})`]);
+        out.push(table(['Code', 'Meaning', 'Handling'], rows), '');
+        continue;
+      }
     }
     for (const [type, media] of Object.entries<Node>(response.content ?? {})) {
       out.push(`\`${type}\``, '', bodyFields(doc, media.schema), '');
@@ -143,9 +149,98 @@ function samples(op: Node): string {
   return list.map((s) => `##### Sample: ${s.label}\n\n\`\`\`${fence[s.lang] ?? ''}\n${s.source.trimEnd()}\n\`\`\`\n`).join('\n');
 }
 
+const opAnchor = (id: string) => `op-${id.toLowerCase()}`;
+
+/** What a webhook's delivery is signed and sent with (`x-signature-format`, `x-webhook-delivery`), as two tables. */
+function webhookFormat(doc: Node, op: Node): string {
+  const out: string[] = [];
+  for (const raw of op.parameters ?? []) {
+    const format: Node | undefined = deref(doc, raw)['x-signature-format'];
+    if (!format) continue;
+    out.push(`##### Signature (\`${deref(doc, raw).name}\`)`, '', table(['Member', 'Value'], Object.entries(format).map(([k, v]) => [`\`${k}\``, `\`${String(v)}\``])), '');
+  }
+  const delivery: Node | undefined = op['x-webhook-delivery'];
+  if (delivery) {
+    const rows = Object.entries(delivery).filter(([k]) => k !== 'sections').map(([k, v]) => [`\`${k}\``, `\`${JSON.stringify(v)}\``]);
+    out.push('##### Delivery', '', table(['Member', 'Value'], rows), '');
+  }
+  return out.join('\n');
+}
+
+/** One section per operation, grouped by tag, and each webhook under its tag. */
+function operationSections(doc: Node, ops: ReturnType<typeof everyOperation>, errorCodesHref: string): string[] {
+  const out: string[] = [];
+  const hooks = Object.entries<Node>(doc.webhooks ?? {}).flatMap(([name, item]) => Object.entries<Node>(item).map(([method, op]) => ({ name, method, op })));
+  for (const tag of doc.tags ?? []) {
+    out.push(`### ${tag.name}`, '', String(tag.description ?? '').trim(), '');
+    for (const { path, method, op } of ops.filter((o) => (o.op.tags ?? [])[0] === tag.name)) {
+      const item = doc.paths[path];
+      const security: Node[] = op.security ?? doc.security ?? [];
+      const auth = security.some((r) => Object.keys(r).length > 0) ? 'API key (`Authorization: Bearer <API_KEY>`)' : 'none';
+      const server = op.servers?.[0]?.url ?? item.servers?.[0]?.url;
+      out.push(
+        `<a id="${opAnchor(op.operationId)}"></a>`,
+        '',
+        `#### \`${method.toUpperCase()} ${path}\`: ${op.summary}`,
+        '',
+        `operationId \`${op.operationId}\` · authentication: ${auth}${op.deprecated ? ` · **deprecated**, sunset ${op['x-sunset']}` : ''}${server ? ` · server \`${server}\`` : ''}`,
+        '',
+        String(op.description ?? '').trim(),
+        '',
+        parameters(doc, item, op),
+        requestBody(doc, op),
+        responses(doc, op, errorCodesHref),
+        samples(op),
+      );
+    }
+    for (const { name, method, op } of hooks.filter((h) => (h.op.tags ?? [])[0] === tag.name)) {
+      out.push(
+        `<a id="${opAnchor(op.operationId)}"></a>`,
+        '',
+        `#### Webhook \`${name}\`: ${op.summary}`,
+        '',
+        `The service sends \`${method.toUpperCase()}\` to the endpoint · operationId \`${op.operationId}\``,
+        '',
+        String(op.description ?? '').trim(),
+        '',
+        parameters(doc, doc.webhooks[name], op),
+        webhookFormat(doc, op),
+        requestBody(doc, op),
+        responses(doc, op, errorCodesHref),
+      );
+    }
+  }
+  return out;
+}
+
+/** The back office's reference as Markdown (dist/docs/fixtures.md), like its HTML page. */
+export function fixturesMarkdown(bundle: Node): string {
+  const doc = withServersFilled(bundle);
+  const ops = everyOperation(doc);
+  const out = [
+    `# ${doc.info.title} ${doc.info.version}`,
+    '',
+    doc.info.summary ?? '',
+    '',
+    'Generated from the back office\'s OpenAPI document by `npm run docs`, like the HTML page beside it (`fixtures.html`).',
+    `Servers: ${(doc.servers ?? []).map((s: Node) => `\`${s.url}\``).join(', ')}.`,
+    '',
+    String(doc.info.description ?? '').trim(),
+    '',
+    '## Operations',
+    '',
+    table(
+      ['Operation', 'Request', 'Summary'],
+      ops.map(({ path, method, op }) => [`[${op.operationId}](#${opAnchor(op.operationId)})`, `\`${method.toUpperCase()} ${path}\``, op.summary ?? '']),
+    ),
+    '',
+    ...operationSections(doc, ops, '#errors'),
+  ];
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
 /** The whole reference as Markdown. */
 export function referenceMarkdown(bundle: Node): string {
-  const opAnchor = (id: string) => `op-${id.toLowerCase()}`;
   const errorCodesHref = `#${anchorOf(ERROR_CODES_HEADING)}`;
   const doc = referenceView(bundle, { operation: (id) => `[${id}](#${opAnchor(id)})`, errorCodes: errorCodesHref });
   const ops = everyOperation(doc);
@@ -175,29 +270,7 @@ export function referenceMarkdown(bundle: Node): string {
     ),
     '',
   ];
-  for (const tag of doc.tags ?? []) {
-    out.push(`### ${tag.name}`, '', String(tag.description ?? '').trim(), '');
-    for (const { path, method, op } of ops.filter((o) => (o.op.tags ?? [])[0] === tag.name)) {
-      const item = doc.paths[path];
-      const security: Node[] = op.security ?? doc.security ?? [];
-      const auth = security.some((r) => Object.keys(r).length > 0) ? 'API key (`Authorization: Bearer <API_KEY>`)' : 'none';
-      const server = op.servers?.[0]?.url ?? item.servers?.[0]?.url;
-      out.push(
-        `<a id="${opAnchor(op.operationId)}"></a>`,
-        '',
-        `#### \`${method.toUpperCase()} ${path}\`: ${op.summary}`,
-        '',
-        `operationId \`${op.operationId}\` · authentication: ${auth} · specification sections ${(op['x-spec-sections'] ?? []).join(', ')}${op.deprecated ? ` · **deprecated**, sunset ${op['x-sunset']}` : ''}${server ? ` · server \`${server}\`` : ''}`,
-        '',
-        String(op.description ?? '').trim(),
-        '',
-        parameters(doc, item, op),
-        requestBody(doc, op),
-        responses(doc, op, errorCodesHref),
-        samples(op),
-      );
-    }
-  }
+  out.push(...operationSections(doc, ops, errorCodesHref));
   out.push(`(Error codes: [${ERROR_CODES_HEADING}](${errorCodesHref}); client and proxy codes: [${CLIENT_CODES_HEADING}](#${anchorOf(CLIENT_CODES_HEADING)}).)`, '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

@@ -10,7 +10,7 @@ const DOCS = join(DIST, 'docs');
 
 /**
  * The rendered reference docs (`npm run docs`): the folder dist/docs/ at /docs/: the API's page,
- * the back office's (also at /docs/fixtures), the API's reference as Markdown, the changelog,
+ * the back office's (also at /docs/fixtures), each reference as Markdown, the changelog,
  * and their icon at /favicon.ico. The files link to each other by name (`fixtures.html`,
  * `CHANGELOG.md`), as they lie side by side wherever the folder is published, so /docs redirects to
  * /docs/ for those links to resolve inside it. The changelog is public on purpose: it is the
@@ -29,6 +29,7 @@ export function docsRouter(docsDir = DOCS, changelog = join(ROOT, 'CHANGELOG.md'
   router.get(['/docs/fixtures', '/docs/fixtures.html'], page(join(docsDir, 'fixtures.html'), join(bundles, 'back-office.json')));
   // Plain text: a browser shows Markdown served as text/markdown as a download.
   router.get('/docs/reference.md', page(join(docsDir, 'reference.md'), join(bundles, 'openapi.json'), 'text/plain; charset=utf-8'));
+  router.get('/docs/fixtures.md', page(join(docsDir, 'fixtures.md'), join(bundles, 'back-office.json'), 'text/plain; charset=utf-8'));
   router.get('/favicon.ico', file(join(docsDir, 'favicon.svg'), 'image/svg+xml'));
   router.get(['/CHANGELOG.md', '/docs/CHANGELOG.md'], file(changelog, 'text/plain'));
   return router;
