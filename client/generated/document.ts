@@ -163,7 +163,7 @@ export const CLIENT_ERROR_CODES = [
  */
 export const CLIENT_ERROR_MEANINGS: Readonly<Record<components['schemas']['ClientErrorCode'], string>> = {
   token_not_found: "The token parses but matches no record (deleted record, removed or empty field, wrong label or kind, login without a TOTP secret); refetch the catalog.",
-  scope_denied: "The token is outside the key's scope.",
+  scope_denied: "The login is outside this key's scope: the proxy raises it when a token of such a login is used. The HTTP API answers the same code, with 403, to a poll of an approved signup whose login has left the scope.",
   cross_user_denied: "The token belongs to another account; three such refusals within five minutes revoke the key.",
   key_auto_revoked: "The key was revoked automatically after three cross_user_denied within five minutes.",
   login_blocked: "The page is not the login's registered site or one of its extra sites, or the login has no website.",

@@ -811,7 +811,7 @@ export interface webhooks {
         put?: never;
         /**
          * An agent card's event, delivered to its webhook endpoint
-         * @description What an agent card's webhook endpoint receives (section 6): a `POST` of one event as
+         * @description What an agent card's webhook endpoint receives: a `POST` of one event as
          *     JSON, signed with the card's signing secret in `Vault-Signature` (for 24 hours after a
          *     rotation, with the secret it replaced as well: see the header). Webhooks are
          *     delivered per agent card, on Plus and Enterprise (`x-plans` `webhookNotifications`);
@@ -878,9 +878,9 @@ export interface components {
             anySite: boolean;
             /**
              * @description Present on an agent card: its id, which the card's webhook events name in
-             *     `agent_card_id` (section 6 item 3), so an agent can tell which of the cards it holds
-             *     an event is about. Absent on a card that is not an agent card. Section 2.1 names no
-             *     such member; it is this server's, and another deployment may not send it.
+             *     `agent_card_id`, so an agent can tell which of the cards it holds
+             *     an event is about. Absent on a card that is not an agent card. The API's card entry has
+             *     no such member; it is this server's, and another deployment may not send it.
              * @example card_9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a49
              */
             agentCardId?: string;
@@ -1018,15 +1018,14 @@ export interface components {
         };
         /**
          * ApiErrorCode
-         * @description Every `code` the HTTP API returns (specification section 7.1). Each operation narrows
+         * @description Every `code` the HTTP API returns. Each operation narrows
          *     `code` to the values it can return for a given status.
          * @enum {string}
          */
         ApiErrorCode: "bad_request" | "invalid_website" | "invalid_email" | "invalid_username" | "password_too_short" | "invalid_policy" | "invalid_recipe" | "declared_not_offered" | "declared_required" | "unauthorized" | "invalid_api_key" | "signup_not_enabled" | "login_limit" | "scope_denied" | "not_found" | "request_not_found" | "username_already_set" | "not_rotatable" | "signup_requires_approval" | "rate_limited" | "too_many_pending" | "daily_limit" | "idempotency_key_reused" | "idempotency_key_in_use";
         /**
          * ClientErrorCode
-         * @description Codes raised by the client library, the proxy and the dashboard (specification
-         *     section 7.2), in the same `{code, error}` shape. The HTTP API described here never
+         * @description Codes raised by the client library, the proxy and the dashboard, in the same `{code, error}` shape. The HTTP API described here never
          *     returns them, and their HTTP statuses are not specified. `label_unavailable` is an
          *     internal failure reason of an approval and is never returned to an agent. The
          *     reference's section "Client and proxy error codes" gives each code's meaning and
@@ -1187,7 +1186,10 @@ export interface components {
          * @description A recipe as one slot of a per-URL lookup names it.
          */
         RecipeSummary: {
-            /** @description The recipe's key, as in the index. */
+            /**
+             * @description The recipe's key: the value the index and a recipe carry as `key`, under the name
+             *     the lookup gives it. Look a slot's recipe up in the index by `key` equal to this `id`.
+             */
             id: components["schemas"]["RecipeKey"];
             kind: components["schemas"]["RecipeKind"];
             /**
@@ -1260,8 +1262,8 @@ export interface components {
         /**
          * RecipeSubmissionAccepted
          * @description Answer of `POST /v1/recipes`; screening runs after it is sent. The reference server
-         *     sends these two members and nothing else; the specification (section 4.3) does not
-         *     close the object, so another deployment may add members: ignore those you do not know.
+         *     sends these two members and nothing else; the API allows others, so
+         *     another deployment may add members: ignore those you do not know.
          */
         RecipeSubmissionAccepted: {
             /** @description The submission id, for `GET /v1/recipes/submissions/{id}`. */
@@ -1403,8 +1405,8 @@ export interface components {
          * @description Answer of `POST /v1/logins/requests`. Handle both statuses: `pending` waits for the
          *     account holder (poll `GET /v1/logins/requests/{id}`); `approved` means the login
          *     already exists and the first poll carries its tokens. The reference server sends these
-         *     three members and nothing else; the specification (section 4.6) does not close the
-         *     object, so another deployment may add members: ignore those you do not know.
+         *     three members and nothing else; the API allows others, so
+         *     another deployment may add members: ignore those you do not know.
          */
         SignupRequestFiled: {
             /** @description The request id, for `GET /v1/logins/requests/{id}`. */
@@ -1464,8 +1466,7 @@ export interface components {
         };
         /**
          * SignupRequestDenied
-         * @description The account holder denied the request. Final. The body holds nothing else
-         *     (section 4.7), so any other member breaks the contract.
+         * @description The account holder denied the request. Final. The body holds nothing else, so any other member breaks the contract.
          */
         SignupRequestDenied: {
             /** @constant */
@@ -1474,7 +1475,7 @@ export interface components {
         /**
          * SignupRequestExpired
          * @description The request was still pending 24 hours after filing. Final; file a new request to try
-         *     again. The body holds nothing else (section 4.7), so any other member breaks the
+         *     again. The body holds nothing else, so any other member breaks the
          *     contract.
          */
         SignupRequestExpired: {
@@ -1500,8 +1501,8 @@ export interface components {
         /**
          * LoginEnvelope
          * @description A login entry in its envelope, the answer of `POST /v1/logins/username`. The reference
-         *     server sends `login` and nothing else; the specification (section 4.8) does not close
-         *     the object, so another deployment may add members. The login entry itself stays open
+         *     server sends `login` and nothing else; the API allows others, so
+         *     another deployment may add members. The login entry itself stays open
          *     (`LoginEntry`).
          */
         LoginEnvelope: {
@@ -1520,8 +1521,8 @@ export interface components {
          * RotatePasswordResult
          * @description Answer of `POST /v1/logins/password`. The tokens do not change: the login's existing
          *     password token now resolves to the new password. The password itself is never returned.
-         *     The reference server sends these three members and nothing else; the specification
-         *     (section 4.9) does not close the object, so another deployment may add members.
+         *     The reference server sends these three members and nothing else; the API allows others, so
+         *     another deployment may add members.
          */
         RotatePasswordResult: {
             login: components["schemas"]["LoginEntry"];
@@ -1687,8 +1688,8 @@ export interface components {
         };
         /**
          * @description The envelope of every delivery: one event of one agent card, as JSON. The sandbox sends
-         *     one kind, `test`, when the account holder asks for a test delivery; section 6 item 5
-         *     shows no other kinds and no other payload fields, so the reference invents none. A
+         *     one kind, `test`, when the account holder asks for a test delivery; the API names no other kinds
+         *     and no other payload fields, so the reference invents none. A
          *     receiver ignores a `type` it does not know and members it does not know.
          */
         WebhookEvent: {
@@ -1708,8 +1709,8 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description The agent card the event is about; its signing secret signs the delivery (section 6
-             *     item 3). An agent finds the card among those it holds by the `agentCardId` of the
+             * @description The agent card the event is about; its signing secret signs the
+             *     delivery. An agent finds the card among those it holds by the `agentCardId` of the
              *     catalog's card entries (GET `/v1/tokens`).
              * @example card_9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a49
              */
@@ -2011,7 +2012,7 @@ export interface components {
          * @description The delivery's signature: `t=<t>,v1=<signature>`. `t` is the Unix time of the
          *     delivery in seconds; `signature` is the HMAC-SHA256, in lowercase hex, keyed with the
          *     UTF-8 bytes of the signing secret of the agent card named in the body's
-         *     `agent_card_id`, over `t`, a period and the raw body (section 6 item 3). Verify it over
+         *     `agent_card_id`, over `t`, a period and the raw body. Verify it over
          *     the raw request bytes, never a re-serialised body, compare in constant time, and refuse
          *     a `t` far from your own clock (the client's `verifyWebhookRequest` allows 300 seconds
          *     either way).
@@ -2026,7 +2027,7 @@ export interface components {
          *     entry it does not know.
          *
          *     The header's name, this format, the algorithm, the unit of `t` and the overlap are the
-         *     reference server's choices (section 6 item 6 does not show them), machine-readable in
+         *     reference server's choices (the API leaves them open), machine-readable in
          *     `x-signature-format`; the client reads them from there.
          * @example t=1764201600,v1=0c5f6bbb5b0ad2b7a2f1b1a3d9e5a0f7c1c8d2e4b6a8f0e2d4c6b8a0f2e4d6c8
          */
@@ -3219,7 +3220,7 @@ export interface operations {
                  * @description The delivery's signature: `t=<t>,v1=<signature>`. `t` is the Unix time of the
                  *     delivery in seconds; `signature` is the HMAC-SHA256, in lowercase hex, keyed with the
                  *     UTF-8 bytes of the signing secret of the agent card named in the body's
-                 *     `agent_card_id`, over `t`, a period and the raw body (section 6 item 3). Verify it over
+                 *     `agent_card_id`, over `t`, a period and the raw body. Verify it over
                  *     the raw request bytes, never a re-serialised body, compare in constant time, and refuse
                  *     a `t` far from your own clock (the client's `verifyWebhookRequest` allows 300 seconds
                  *     either way).
@@ -3234,7 +3235,7 @@ export interface operations {
                  *     entry it does not know.
                  *
                  *     The header's name, this format, the algorithm, the unit of `t` and the overlap are the
-                 *     reference server's choices (section 6 item 6 does not show them), machine-readable in
+                 *     reference server's choices (the API leaves them open), machine-readable in
                  *     `x-signature-format`; the client reads them from there.
                  * @example t=1764201600,v1=0c5f6bbb5b0ad2b7a2f1b1a3d9e5a0f7c1c8d2e4b6a8f0e2d4c6b8a0f2e4d6c8
                  */
