@@ -39,6 +39,10 @@ const ATTRIBUTION = 'a[href="https://redocly.com/redoc/"]';
 const HIDE_ATTRIBUTION = `<style>${ATTRIBUTION},:has(> ${ATTRIBUTION}){display:none!important}</style>`;
 // The copy button's box is a row above the code, at the right, instead of lying over its first line.
 const COPY_BUTTON_ROW = '<style>.panel-request-samples .code-block-header{position:static;display:flex;justify-content:flex-end}</style>';
+// A code in a table's first column (the error-code tables) stays on one line: Redoc lets code break
+// anywhere, which split `bad_request` into three lines in the introduction's narrow column; the
+// column is as wide as its longest code, and the text beside it takes the rest.
+const WHOLE_CODES = '<style>table.md td:first-child{width:1%}table.md td:first-child>code{white-space:nowrap;word-break:normal;overflow-wrap:normal}</style>';
 const ICON = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(readFileSync(FAVICON, 'utf8').trim())}">`;
 
 type Node = Record<string, any>;
@@ -77,7 +81,7 @@ for (const { page, view } of PAGES) {
     console.error(`docs: dist/docs/${page} failed`);
     process.exit(1);
   }
-  const html = readFileSync(output, 'utf8').replace(LOGOS, EMPTY_IMAGE).replace('</head>', `${ICON}${HIDE_ATTRIBUTION}${COPY_BUTTON_ROW}</head>`);
+  const html = readFileSync(output, 'utf8').replace(LOGOS, EMPTY_IMAGE).replace('</head>', `${ICON}${HIDE_ATTRIBUTION}${COPY_BUTTON_ROW}${WHOLE_CODES}</head>`);
   if (html.includes('cdn.redoc.ly/redoc/logo') || !html.includes(HIDE_ATTRIBUTION)) {
     console.error(`docs: dist/docs/${page} still loads Redocly's logo from its CDN`);
     process.exit(1);

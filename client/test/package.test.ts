@@ -451,7 +451,7 @@ describe('the packed client package', () => {
     expect(main.code).toBe(0);
   });
 
-  it('when the guide's first program runs as written and the account holder approves, then it prints the page logins and the approval', async () => {
+  it("when the guide's first program runs as written and the account holder approves, then it prints the page logins and the approval", async () => {
     const holder = new Holder(local.baseUrl, local.adminToken);
     const example = run(process.execPath, ['example.mjs'], folder, { PATH: process.env.PATH }, 60_000);
     const link = await until(async () => (await holder.links(local.accountId)).find((l) => l.kind === 'signup' && l.status === 'pending'), 30_000);
@@ -463,7 +463,7 @@ describe('the packed client package', () => {
   }, 60_000);
 
   // After the test above: the example's own request was decided, so the five filed here are the only pending ones.
-  it('when the guide's program of the extension points runs against Prism, then the mock answers what Prefer asked and every request carried the trace context', async () => {
+  it("when the guide's program of the extension points runs against Prism, then the mock answers what Prefer asked and every request carried the trace context", async () => {
     await prismStarted;
     const relay: TinyServer = await startTinyServer((req, res, _i, seen) => forward(prismBase, req, res, seen));
     try {
@@ -517,7 +517,7 @@ describe('the packed client package', () => {
     expect(done.code).toBe(0);
   }, 90_000);
 
-  it('when five requests already await the account holder, then the guide's first program takes its too_many_pending branch', async () => {
+  it("when five requests already await the account holder, then the guide's first program takes its too_many_pending branch", async () => {
     const vault = createVaultClient({ env: {}, apiUrl: local.baseUrl, apiKey: local.keys.signup });
     for (let i = 0; i < 5; i++) await vault.fileSignupRequest({ website: `pending${i}.com`, email: 'jane@example.com' });
     const done = await run(process.execPath, ['example.mjs'], folder, { PATH: process.env.PATH }, 30_000);

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, operations, ROOT, type Node } from './bundle.js';
+import { NARROW_COLUMN } from '../../scripts/docs/error-codes.js';
 import { startServer, type TestServer } from '../../server/test/support.js';
 
 /**
@@ -116,7 +117,8 @@ describe('the API reference (dist/docs/index.html)', () => {
     await w.page.goto(`${pathToFileURL(join(DOCS, 'index.html')).href}#/tokens/gettokencatalog`, { waitUntil: 'load' });
     const chooser = w.page.locator('.panel-request-samples').first().getByRole('button', { name: /^(curl|TypeScript|Payload)$/ });
     expect((await chooser.innerText()).trim()).toBe('TypeScript');
-    const shown = w.page.getByText('await vault.getTokenCatalog', { exact: false }).first();
+    // In the operation's samples panel: the guides in the introduction call getTokenCatalog too.
+    const shown = w.page.locator('.panel-request-samples').first().getByText('await vault.getTokenCatalog', { exact: false }).first();
     await shown.waitFor();
     const block = await shown.evaluate((el) => (el.closest('pre') ?? el.parentElement!).textContent ?? '');
     expect(block.replace(/\s+/g, ' ').trim()).toContain(sample.source.split('\n').find((l) => l.includes('getTokenCatalog'))!.trim());
@@ -333,8 +335,37 @@ describe('the rendered pages, read as a reader reads them', () => {
       await table.waitFor({ state: 'attached' });
       return table.locator('tbody tr td:first-child').allInnerTexts();
     };
-    expect(await rows('Retry')).toEqual(api.components.schemas.ApiErrorCode.enum);
+    expect(await rows(NARROW_COLUMN)).toEqual(api.components.schemas.ApiErrorCode.enum);
     expect(await rows('Meaning and what to do')).toEqual(api.components.schemas.ClientErrorCode.enum);
+    await w.page.close();
+  }, 60_000);
+
+  it('when the code tables are read in a 1,400 px wide window, then no code breaks across lines and no table scrolls sideways', async () => {
+    const w = await watchedPage(null);
+    await w.page.setViewportSize({ width: 1400, height: 900 });
+    await w.page.goto(`${pathToFileURL(join(DOCS, 'index.html')).href}#/section/error-codes`, { waitUntil: 'load' });
+    for (const column of [NARROW_COLUMN, 'Meaning and what to do']) {
+      const table = w.page.locator(`table:has(th:text-is("${column}"))`).first();
+      await table.waitFor({ state: 'attached' });
+      const measured = await table.evaluate((t) => {
+        const lines = (node: Element) => {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        };
+        const cells = [...t.querySelectorAll('tbody tr td:first-child')];
+        return {
+          codes: cells.length,
+          broken: cells.filter((td) => lines(td.querySelector('code') ?? td) > 1).map((td) => td.textContent),
+          overflow: t.parentElement!.scrollWidth - t.parentElement!.clientWidth,
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        };
+      });
+      expect(measured.codes, column).toBeGreaterThan(10);
+      expect(measured, column).toMatchObject({ broken: [], overflow: 0, page: 0 });
+    }
+    expect(w.problems).toEqual([]);
+    expect(w.elsewhere).toEqual([]);
     await w.page.close();
   }, 60_000);
 

@@ -12,6 +12,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 export const ERROR_CODES_HEADING = 'Error codes';
 export const CLIENT_CODES_HEADING = 'Client and proxy error codes';
 export const REDOC_ERROR_CODES = '#/section/error-codes';
+/** The second column of the narrow table of API codes. */
+export const NARROW_COLUMN = 'Status, meaning, retry, what to do, operations';
 
 export interface ErrorCodeRow {
   code: string;
@@ -71,14 +73,18 @@ export function errorCodeRows(doc: Node): ErrorCodeRow[] {
 const cell = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 
 /** The codes' table: one row per code, linking each operation by `link(operationId)`. */
-export function errorCodesMarkdown(doc: Node, link: (operationId: string) => string): string {
+/**
+ * The API's codes as a table. `narrow` is for a column a few hundred pixels wide (the HTML page's
+ * introduction): two columns, the code kept on one line, and its statuses, meaning, retry, what to
+ * do and operations as one paragraph beside it, so the table neither wraps a code nor scrolls.
+ */
+export function errorCodesMarkdown(doc: Node, link: (operationId: string) => string, narrow = false): string {
   const lines = [
     'Every `code` the HTTP API answers, with its status, the operations that answer it, what it means,',
     'whether to send the request again and what to do. Branch on `code`, never on `error`, whose',
     'wording may change. `rate_limited` carries `Retry-After` on the operations marked "(Retry-After)".',
     '',
-    '| Code | Status | Operations | Meaning | Retry | What to do |',
-    '| - | - | - | - | - | - |',
+    ...(narrow ? [`| Code | ${NARROW_COLUMN} |`, '| - | - |'] : ['| Code | Status | Operations | Meaning | Retry | What to do |', '| - | - | - | - | - | - |']),
   ];
   const count = everyOperation(doc).length;
   for (const row of errorCodeRows(doc)) {
@@ -89,7 +95,11 @@ export function errorCodesMarkdown(doc: Node, link: (operationId: string) => str
       .filter(([, statuses]) => statuses.length > 0)
       .map(([id, statuses]) => `${link(id)}${row.statuses.length > 1 ? ` ${statuses.join(', ')}` : ''}${row.withRetryAfter.has(id) ? ' (Retry-After)' : ''}`);
     if (everywhere.length > 0) ops.unshift(`every operation ${everywhere.join(', ')}`);
-    lines.push(`| \`${row.code}\` | ${row.statuses.join(', ')} | ${ops.join(', ') || 'none'} | ${cell(row.meaning)} | ${cell(row.retry)} | ${cell(row.action)} |`);
+    if (narrow) {
+      lines.push(`| \`${row.code}\` | **${row.statuses.join(', ')}.** ${cell(row.meaning)} **Retry:** ${cell(row.retry)} **What to do:** ${cell(row.action)} **Answered by:** ${ops.join(', ') || 'none'}. |`);
+    } else {
+      lines.push(`| \`${row.code}\` | ${row.statuses.join(', ')} | ${ops.join(', ') || 'none'} | ${cell(row.meaning)} | ${cell(row.retry)} | ${cell(row.action)} |`);
+    }
   }
   return lines.join('\n');
 }

@@ -81,7 +81,7 @@ function withReadTypes(node: unknown): void {
 /** The introduction with the error-code sections after its "Errors" section (or at its end). */
 function withErrorSections(doc: Node, links: Links): void {
   const text = String(doc.info.description ?? '');
-  const sections = `## ${ERROR_CODES_HEADING}\n${errorCodesMarkdown(doc, links.operation)}\n\n## ${CLIENT_CODES_HEADING}\n${clientCodesMarkdown(doc)}\n`;
+  const sections = `## ${ERROR_CODES_HEADING}\n${errorCodesMarkdown(doc, links.operation, links.narrow ?? false)}\n\n## ${CLIENT_CODES_HEADING}\n${clientCodesMarkdown(doc)}\n`;
   const errors = text.search(/^## Errors\s*$/m);
   const next = errors < 0 ? -1 : text.slice(errors + 1).search(/^## /m);
   doc.info.description = next < 0 ? `${text.trimEnd()}\n\n${sections}` : `${text.slice(0, errors + 1 + next)}${sections}\n${text.slice(errors + 1 + next)}`;
@@ -102,11 +102,13 @@ export interface Links {
   operation: (operationId: string) => string;
   /** The address of the error-code reference. */
   errorCodes: string;
+  /** Whether the introduction is a narrow column (Redoc's), where the code table takes two columns. */
+  narrow?: boolean;
 }
 
 /** Redoc's links: its routes `#/<tag>/<operationid>` and `#/section/<heading>`. */
 export function redocLinks(doc: Node): Links {
-  return { operation: (id) => `[${id}](${redocRoute(doc, id)})`, errorCodes: REDOC_ERROR_CODES };
+  return { operation: (id) => `[${id}](${redocRoute(doc, id)})`, errorCodes: REDOC_ERROR_CODES, narrow: true };
 }
 
 /** The view of the API's bundle that the reference renders. */
