@@ -21,6 +21,7 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
 const BACK_OFFICE_BUNDLE = join(ROOT, 'dist', 'back-office.json');
 /** The base URL the built pages name; a server serving them names its own origin instead. */
 const DEFAULT_BASE: string = loadBundle().servers[0].variables.base_url.default;
+const DOCUMENT_VERSION: string = loadBundle().info.version;
 
 let browser: Browser;
 let server: TestServer;
@@ -188,7 +189,12 @@ describe('the docs served by the reference server', () => {
       await changelog.waitFor({ state: 'visible', timeout: 15_000 });
       await changelog.click();
       await w.page.waitForURL(`${server.base}/docs/CHANGELOG.md`);
-      expect(await w.page.locator('body').innerText()).toMatch(/^# Changelog/);
+      const notes = await w.page.locator('body').innerText();
+      expect(notes).toMatch(/^# Changelog/);
+      // Every release, the document's own version among them, with its date.
+      const { releases } = JSON.parse(readFileSync(join(ROOT, 'openapi', 'released', 'releases.json'), 'utf8')) as { releases: Array<{ version: string; date: string }> };
+      expect(releases.map((r) => r.version)).toContain(DOCUMENT_VERSION);
+      for (const { version, date } of releases) expect(notes).toContain(`## ${version} (${date})`);
 
       await w.page.goto(`${server.base}${start}`, { waitUntil: 'load' });
       await w.page.getByRole('link', { name: 'reference.md', exact: true }).first().click();
