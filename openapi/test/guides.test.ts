@@ -68,6 +68,15 @@ describe('the integrator guides', () => {
     for (const name of GUIDES) expect(text).toContain(guide(name).trim().replace(/\n{3,}/g, '\n\n'));
   });
 
+  it("when the quickstart names waitForSignupRequest, then the client guide shows it with every option it takes", () => {
+    const intro = String(loadBundle().info.description);
+    expect(intro).toMatch(/`waitForSignupRequest`[^]*"Waiting for a signup"/);
+    const [program] = [...section(guide('client.md'), 'Waiting for a signup').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(program).toContain('vault.waitForSignupRequest(filed.requestId, {');
+    // The options of WaitForSignupOptions beside those of any call (CallOptions): each is shown.
+    for (const option of ['expiresAt', 'intervalMs', 'maxIntervalMs', 'timeoutMs', 'signal']) expect(program).toMatch(new RegExp(`^\\s+${option}: `, 'm'));
+  });
+
   it("when the mock answers a signup request, then its expiresAt is far in the future, as the mock guide says", () => {
     const found: number[] = [];
     const walk = (node: unknown): void => {
