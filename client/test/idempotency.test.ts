@@ -140,7 +140,7 @@ describe('a write that got no answer, to a deployment not known to honour keys',
     expect(idempotencyKey).toBe(keyOf(server, 0));
     expect(server.seen).toHaveLength(1);
 
-    // The recovery docs/integrators.md gives: the same write, with the key of the error.
+    // The recovery the client guide gives (openapi/guides/client.md): the same write, with the key of the error.
     const filed = await vault.fileSignupRequest(filing('example.com'), { idempotencyKey });
     expect(filed).toMatchObject({ requestId: 'sreq_1', status: 'pending' });
     expect(responseOf(filed)).toMatchObject({ replayed: true, idempotencyKey });

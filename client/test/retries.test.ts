@@ -396,9 +396,9 @@ describe('retryDelay and parseRetryAfter', () => {
   });
 });
 
-describe("the worst case the integrators' guide states", () => {
+describe("the worst case the client guide states", () => {
   it("when the guide's figures are computed from the client's defaults, then they match", () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'integrators.md'), 'utf8').replace(/\s+/g, ' ');
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'openapi', 'guides', 'client.md'), 'utf8').replace(/\s+/g, ' ');
     const { maxRetries, maxRetryAfterMs, retryAfterJitterMs, baseDelayMs, maxDelayMs } = DEFAULT_RETRY;
     const s = (ms: number) => ms / 1000;
     // The longest backoff sum: the ceiling of each retry's wait, doubling from baseDelayMs up to maxDelayMs.
