@@ -23,6 +23,10 @@ import { lintText, ROOT } from '../../scripts/redocly.js';
 
 const RELEASED = join(ROOT, 'openapi', 'released');
 const latest = readRecord(RELEASED).at(-1)!.version;
+// The versions after the last release, so that each rule is tried against whatever was released last.
+const [MAJOR, MINOR, PATCH] = latest.split('.').map(Number) as [number, number, number];
+const NEXT_MINOR = `${MAJOR}.${MINOR + 1}.0`;
+const NEXT_PATCH = `${MAJOR}.${MINOR}.${PATCH + 1}`;
 const released = loadRelease(RELEASED, latest);
 const TODAY = '2026-11-23';
 
@@ -261,15 +265,15 @@ describe('the versioning policy', () => {
 
   it('when a change breaks only servers and the version stays, then the gate asks for the next minor version', () => {
     const result = gate(removeCode);
-    expect(result.failures).toEqual([expect.stringContaining('breaking changes for servers since 1.0.0 need info.version 1.1.0 or later')]);
+    expect(result.failures).toEqual([expect.stringContaining(`breaking changes for servers since ${latest} need info.version ${NEXT_MINOR} or later`)]);
   });
 
   it('when a change breaks only servers and the minor version is bumped, then the gate passes', () => {
-    expect(gate((d) => removeCode(bump(d, '1.1.0'))).failures).toEqual([]);
+    expect(gate((d) => removeCode(bump(d, NEXT_MINOR))).failures).toEqual([]);
   });
 
   it('when a change breaks clients and only the minor version is bumped, then the gate asks for 2.0.0 under /v2', () => {
-    const result = gate((d) => removeMember(bump(d, '1.1.0')));
+    const result = gate((d) => removeMember(bump(d, NEXT_MINOR)));
     expect(result.failures).toEqual([expect.stringContaining('need info.version 2.0.0 or later, with every versioned path under /v2')]);
   });
 
@@ -289,8 +293,8 @@ describe('the versioning policy', () => {
   });
 
   it('when the version goes down, then the gate fails', () => {
-    const result = checkContract(bump(copy(), '1.2.0'), copy(), TODAY);
-    expect(result.failures).toEqual([expect.stringContaining('info.version 1.0.0 is lower than the released 1.2.0')]);
+    const result = checkContract(bump(copy(), NEXT_MINOR), copy(), TODAY);
+    expect(result.failures).toEqual([expect.stringContaining(`info.version ${latest} is lower than the released ${NEXT_MINOR}`)]);
   });
 
   it('when info.version is not MAJOR.MINOR.PATCH, then the gate fails', () => {
@@ -319,19 +323,19 @@ describe('the deprecation policy', () => {
   });
 
   it('when a deprecated operation is removed before its sunset date, then the gate refuses it and names the date', () => {
-    const result = gate((d) => removeRetired(bump(d, '1.1.0')), addDays(sunset, -1));
+    const result = gate((d) => removeRetired(bump(d, NEXT_MINOR)), addDays(sunset, -1));
     expect(result.failures).toContainEqual(expect.stringContaining(`is removed before its sunset date ${sunset}`));
   });
 
   it('when a deprecated operation is removed on its sunset date in a new minor version, then the gate passes', () => {
-    const result = gate((d) => removeRetired(bump(d, '1.1.0')), sunset);
+    const result = gate((d) => removeRetired(bump(d, NEXT_MINOR)), sunset);
     expect(result.failures).toEqual([]);
     expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'operation-removed', operationId: 'createLogin' }));
   });
 
   it('when a deprecated operation is removed after its sunset date without a new version, then the gate asks for one', () => {
     const result = gate(removeRetired, addDays(sunset, 1));
-    expect(result.failures).toEqual([expect.stringContaining('need info.version 1.1.0 or later')]);
+    expect(result.failures).toEqual([expect.stringContaining(`need info.version ${NEXT_MINOR} or later`)]);
   });
 
   const deprecate = (date: string) => (d: Node) => {
@@ -436,16 +440,16 @@ describe('npm run check:breaking and npm run release:contract, on copies of the 
   });
 
   it('when the bump is below what the changes need, then the release is refused', () => {
-    const doc = bump(copy(), '1.0.1');
+    const doc = bump(copy(), NEXT_PATCH);
     requestSchema(doc, 'fileSignupRequest').properties.locale = { type: 'string' };
     writeCurrent(doc);
     const run = recordRelease({ ...files(), replace: false });
     expect(run.ok).toBe(false);
-    expect(run.report).toContain('need version 1.1.0 or later (it is 1.0.1)');
+    expect(run.report).toContain(`need version ${NEXT_MINOR} or later (it is ${NEXT_PATCH})`);
   });
 
   it('when a new minor version is released, then the changelog gains its section, grouped by operation, above the first', () => {
-    const doc = bump(copy(), '1.1.0');
+    const doc = bump(copy(), NEXT_MINOR);
     requestSchema(doc, 'fileSignupRequest').properties.locale = { type: 'string' };
     deprecateForTest(doc);
     const code = codeNarrowing(doc, 'fileSignupRequest', '400');
@@ -454,7 +458,7 @@ describe('npm run check:breaking and npm run release:contract, on copies of the 
     const run = recordRelease({ ...files(), today: '2026-12-01', replace: false });
     expect(run.ok, run.report).toBe(true);
     const changelog = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
-    const section = changelog.slice(changelog.indexOf('## 1.1.0 (2026-12-01)'), changelog.indexOf(`## ${latest} (`));
+    const section = changelog.slice(changelog.indexOf(`## ${NEXT_MINOR} (2026-12-01)`), changelog.indexOf(`## ${latest} (`));
     expect(section).toContain(
       [
         '### Breaking',
