@@ -108,6 +108,14 @@ describe('the integrator guides', () => {
     const [settings, answer] = stdout.split('::step::\n');
     expect(settings).toBe('');
     expect(JSON.parse(answer!)).toMatchObject({ code: 'username_already_set' });
+    // What the guide says the mock cannot give: it keeps no Idempotency-Key and sends no request id.
+    const keyed = await fetch(`http://127.0.0.1:${port}/v1/logins/username`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer vk_mock', 'content-type': 'application/json', 'idempotency-key': 'guide-test-key', 'x-request-id': 'guide-test-id' },
+      body: JSON.stringify({ label: 'acme', username: 'shopper.jane' }),
+    });
+    expect(keyed.status).toBe(200);
+    expect([keyed.headers.get('idempotency-key'), keyed.headers.get('x-request-id')]).toEqual([null, null]);
   }, 180_000);
 
   it('when the sandbox is started as the client guide says, on a port of its own, then data/local.json and the server name that port', async () => {
