@@ -215,12 +215,12 @@ describe('the docs served by the reference server', () => {
     expect(await res.text()).toBe(readFileSync(join(DOCS, 'fixtures.html'), 'utf8').replaceAll(DEFAULT_BASE, server.base));
   });
 
-  it('when /docs/fixtures.md is read, then it is the fixture surface reference as Markdown, naming this server', async () => {
+  it('when /docs/fixtures.md is read, then it is the back office reference as Markdown, naming this server', async () => {
     const res = await fetch(`${server.base}/docs/fixtures.md`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const text = await res.text();
-    expect(text).toMatch(/^# Credential-vault reference server, fixture surface/);
+    expect(text).toMatch(/^# Credential-vault reference server, back office/);
     expect(text).toBe(readFileSync(join(DOCS, 'fixtures.md'), 'utf8').replaceAll(DEFAULT_BASE, server.base));
   });
 

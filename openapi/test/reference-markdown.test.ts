@@ -12,7 +12,7 @@ import { loadBundle, operations, ROOT } from './bundle.js';
  */
 
 const doc = loadBundle();
-const fixtures = JSON.parse(readFileSync(join(ROOT, 'dist', 'fixtures.json'), 'utf8'));
+const fixtures = JSON.parse(readFileSync(join(ROOT, 'dist', 'back-office.json'), 'utf8'));
 const built = (name: string) => {
   const file = join(ROOT, 'dist', 'docs', name);
   if (!existsSync(file)) throw new Error(`${file} is missing; run "npm run docs" first`);
@@ -78,7 +78,7 @@ describe('the Markdown reference', () => {
     }
   });
 
-  it('when the fixture surface is read as Markdown, then fixtures.md is a fresh rendering of its bundle with every operation', () => {
+  it('when the back office is read as Markdown, then fixtures.md is a fresh rendering of its bundle with every operation', () => {
     const text = built('fixtures.md');
     expect(text).toBe(fixturesMarkdown(fixtures));
     for (const op of operations(fixtures)) expect(sectionOf(text, op.operationId), op.operationId).toContain(`\`${op.method.toUpperCase()} ${op.path}\`: ${op.operation.summary}`);

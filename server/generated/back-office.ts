@@ -91,7 +91,7 @@ export interface components {
              */
             name: string;
             /**
-             * @description The key's signup permission (section 5 item 5); off unless granted.
+             * @description The key's signup permission; off unless granted.
              * @default false
              */
             signup?: boolean;
@@ -119,7 +119,7 @@ export interface components {
              */
             block?: string[];
             /**
-             * @description An agent card (section 2.7). Agent cards count toward the plan's agent-card quota
+             * @description An agent card, whose tokens agents may use. Agent cards count toward the plan's agent-card quota
              *     (`x-plans` `agentCards`: 1 on Free, 5 on Plus, unlimited on Enterprise); beyond it,
              *     403 `plan_quota_reached`.
              * @default false
@@ -202,7 +202,7 @@ export interface components {
         };
         /**
          * KeyScope
-         * @description Which logins a key may see (section 5 item 6): `all`, or a list of login labels (the
+         * @description Which logins a key may see: `all`, or a list of login labels (the
          *     key's own list; an empty list sees no login).
          */
         KeyScope: "all" | components["schemas"]["LoginLabel"][];
@@ -222,7 +222,7 @@ export interface components {
         PhoneNumber: string | null;
         /**
          * PlanName
-         * @description The account's plan (section 8.1). The plan's figures are the main document's `x-plans`.
+         * @description The account's plan. The plan's figures are the main document's `x-plans`.
          * @enum {string}
          */
         PlanName: "Free" | "Plus" | "Enterprise";
@@ -270,7 +270,7 @@ export interface components {
         };
         /**
          * SpendingLimits
-         * @description An agent card's spending limits in US dollars (section 8.2). Each is greater than zero,
+         * @description An agent card's spending limits in US dollars. Each is greater than zero,
          *     or blank (`null` or absent) for no limit; zero or a negative value is refused with
          *     `agent_card_cap_not_enforceable`. No starter defaults are applied.
          */
