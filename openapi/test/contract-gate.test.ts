@@ -249,6 +249,41 @@ describe('error codes that come with a new optional parameter', () => {
   });
 });
 
+describe('error codes that come as a 5xx answer', () => {
+  // An error body whose code is `disk_gone`, the shape the document gives its error answers.
+  const answer = (code: string) => ({
+    description: 'Cannot store.',
+    content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', required: ['code'], properties: { code: { const: code } } }] } } },
+  });
+  const addAnswer = (d: Node, operationId: string, status: string) => {
+    operation(d, operationId).responses[status] = answer('disk_gone');
+    if (!d.components.schemas.ApiErrorCode.enum.includes('disk_gone')) d.components.schemas.ApiErrorCode.enum.push('disk_gone');
+    return d;
+  };
+
+  it('when operations gain a 503 with a new code, then neither the answer nor the published code breaks a client, and the version may stay until the release', () => {
+    const result = gate((d) => addAnswer(addAnswer(d, 'setLoginUsername', '503'), 'getTokenCatalog', '503'));
+    expect(result.failures).toEqual([]);
+    expect(result.changes.filter((c) => c.breaking)).toEqual([]);
+    expect(summary(result.changes)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^safe response-added: .*setLoginUsername.*response 503 added/),
+        expect.stringMatching(/^safe error-code-added: .*setLoginUsername.*response 503: error code `disk_gone` added, a 5xx answer, which every client already handles/),
+        expect.stringMatching(/^safe error-code-added: .*getTokenCatalog.*response 503: error code `disk_gone` added, a 5xx answer/),
+        expect.stringMatching(/^safe enum-widened: .*published schema `ApiErrorCode`: value `disk_gone` added, answered only as 5xx answers$/),
+      ]),
+    );
+    expect(report(result)).toMatch(new RegExp(`the next release is ${NEXT_MINOR.replace(/\./g, '\\.')} or later`));
+  });
+
+  it('when the same new code also comes as a 4xx answer, then that answer and the published code break clients', () => {
+    const result = gate((d) => addAnswer(addAnswer(d, 'setLoginUsername', '503'), 'getTokenCatalog', '409'));
+    const breaking = result.changes.filter((c) => c.breaking).map((c) => `${c.operationId} ${c.kind} ${c.audience}`);
+    expect(breaking).toEqual(['getTokenCatalog error-code-added client', 'null enum-widened client']);
+    expect(result.failures).toEqual([expect.stringContaining(`need info.version ${MAJOR + 1}.0.0 or later`)]);
+  });
+});
+
 describe('the versioning policy', () => {
   const removeCode = (d: Node) => {
     const code = codeNarrowing(d, 'fileSignupRequest', '400');

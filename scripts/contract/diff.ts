@@ -16,9 +16,15 @@ interface Context {
   changes: Change[];
   /** Component schemas the operations' comparisons reached (by name or title). */
   visited: Set<string>;
-  /** Error codes added by this change, each with whether every operation that added it gated it (`gatedAnswers`). */
-  addedCodes: Map<string, boolean>;
+  /**
+   * Error codes added by this change, each with why no client can be broken by it when every
+   * operation that added it spared it (`sparedAnswer`), or false when one did not.
+   */
+  addedCodes: Map<string, Set<Spared> | false>;
 }
+
+/** Why an added error code breaks no client: only a new optional parameter gets it, or it is a 5xx answer. */
+type Spared = 'gated' | 'server-error';
 
 type Emit = (kind: ChangeKind, verdict: Verdict, message: string, pointer: { from?: string; to?: string }) => void;
 
@@ -182,6 +188,17 @@ function gatedAnswers(ctx: Context, a: Operation, b: Operation): Set<string> {
   return gated;
 }
 
+/**
+ * Why an error answer new to an operation breaks no client, if it does not. Only a request with a
+ * new optional parameter can get a gated answer. A 5xx answer is one every HTTP client must already
+ * handle without its code, as an intermediary or a failing server sends any 5xx to any request: a
+ * client that reads the new code gains, and one that does not handles the status as it did.
+ */
+function sparedAnswer(gated: Set<string>, status: string, code: string): Spared | undefined {
+  if (gated.has(`${status} ${code}`)) return 'gated';
+  return /^5\d\d$/.test(status) ? 'server-error' : undefined;
+}
+
 function schemaScope(ctx: Context, direction: 'request' | 'response', label: string, errorBody: boolean, emit: Emit, docs: (part: string) => void): SchemaScope {
   return { from: ctx.from, to: ctx.to, direction, label, errorBody, emit, docs, active: new Set(), visited: ctx.visited };
 }
@@ -261,10 +278,16 @@ function compareResponses(ctx: Context, a: Operation, b: Operation, emit: Emit, 
   const rb: Node = isObject(b.operation.responses) ? b.operation.responses : {};
   const isError = (status: string) => /^[45]/.test(status);
   const codeAdded = (status: string, code: string, label: string, pointer: string) => {
-    const only = gated.has(`${status} ${code}`);
-    ctx.addedCodes.set(code, (ctx.addedCodes.get(code) ?? true) && only);
-    const why = only ? ', answered only to a request with a parameter new to this operation (its `x-error-codes`)' : '';
-    emit('error-code-added', only ? SAFE : CLIENT, `${label}: error code \`${code}\` added${why}`, { to: pointer });
+    const spared = sparedAnswer(gated, status, code);
+    const before = ctx.addedCodes.get(code) ?? new Set<Spared>();
+    ctx.addedCodes.set(code, before !== false && spared !== undefined ? before.add(spared) : false);
+    const why =
+      spared === 'gated'
+        ? ', answered only to a request with a parameter new to this operation (its `x-error-codes`)'
+        : spared === 'server-error'
+          ? ', a 5xx answer, which every client already handles as it handles any 5xx'
+          : '';
+    emit('error-code-added', spared ? SAFE : CLIENT, `${label}: error code \`${code}\` added${why}`, { to: pointer });
   };
   for (const status of Object.keys(ra)) {
     if (status in rb) continue;
@@ -420,13 +443,19 @@ function comparePublishedSchemas(ctx: Context, emit: Emit, docs: (part: string) 
     if (reached.has(name)) continue;
     if (!(name in sb)) emit('schema-removed', CLIENT, `published schema \`${name}\` removed`, { from: at(name) });
     else {
-      // Published values reach integrators as responses do, except the error codes that only
-      // requests with a new parameter can receive (see the operations' `error-code-added`).
-      const spared = gatedValues(ctx, sa[name], sb[name]);
+      // Published values reach integrators as responses do, except the error codes the operations
+      // added only as answers that break no client (see the operations' `error-code-added`).
+      const spared = sparedValues(ctx, sa[name], sb[name]);
       const b = spared.length > 0 ? { ...sb[name], enum: sb[name].enum.filter((v: unknown) => !spared.includes(v)) } : sb[name];
-      if (spared.length > 0) {
-        const list = spared.map((v) => `\`${String(v)}\``).join(', ');
-        emit('enum-widened', SAFE, `published schema \`${name}\`: value${spared.length > 1 ? 's' : ''} ${list} added, answered only to requests with a parameter new to their operations`, { to: at(name) });
+      const byReason = new Map<string, unknown[]>();
+      for (const value of spared) {
+        const reasons = [...(ctx.addedCodes.get(value as string) as Set<Spared>)].sort();
+        const why = reasons.map((r) => (r === 'gated' ? 'to requests with a parameter new to their operations' : 'as 5xx answers')).join(' or ');
+        byReason.set(why, [...(byReason.get(why) ?? []), value]);
+      }
+      for (const [why, values] of byReason) {
+        const list = values.map((v) => `\`${String(v)}\``).join(', ');
+        emit('enum-widened', SAFE, `published schema \`${name}\`: value${values.length > 1 ? 's' : ''} ${list} added, answered only ${why}`, { to: at(name) });
       }
       compareSchema(schemaScope(ctx, 'response', `published schema \`${name}\``, false, emit, docs), sa[name], at(name), b, at(name));
     }
@@ -434,9 +463,9 @@ function comparePublishedSchemas(ctx: Context, emit: Emit, docs: (part: string) 
   for (const name of Object.keys(sb)) if (!(name in sa) && !reached.has(name)) emit('schema-added', SAFE, `published schema \`${name}\` added`, { to: at(name) });
 }
 
-/** The values an enum gained that are error codes every operation added only as gated answers. */
-function gatedValues(ctx: Context, a: Node, b: Node): unknown[] {
+/** The values an enum gained that are error codes every operation added only as answers that break no client. */
+function sparedValues(ctx: Context, a: Node, b: Node): unknown[] {
   if (!isObject(a) || !isObject(b) || !Array.isArray(b.enum)) return [];
   const before: unknown[] = Array.isArray(a.enum) ? a.enum : [];
-  return b.enum.filter((v: unknown) => typeof v === 'string' && !before.includes(v) && ctx.addedCodes.get(v) === true);
+  return b.enum.filter((v: unknown) => typeof v === 'string' && !before.includes(v) && ctx.addedCodes.get(v) instanceof Set);
 }
