@@ -1022,7 +1022,7 @@ export interface components {
          *     `code` to the values it can return for a given status.
          * @enum {string}
          */
-        ApiErrorCode: "bad_request" | "invalid_website" | "invalid_email" | "invalid_username" | "password_too_short" | "invalid_policy" | "invalid_recipe" | "declared_not_offered" | "declared_required" | "unauthorized" | "invalid_api_key" | "signup_not_enabled" | "login_limit" | "scope_denied" | "not_found" | "request_not_found" | "username_already_set" | "not_rotatable" | "signup_requires_approval" | "rate_limited" | "too_many_pending" | "daily_limit" | "idempotency_key_reused" | "idempotency_key_in_use";
+        ApiErrorCode: "bad_request" | "invalid_website" | "invalid_email" | "invalid_username" | "password_too_short" | "invalid_policy" | "invalid_recipe" | "declared_not_offered" | "declared_required" | "unauthorized" | "invalid_api_key" | "signup_not_enabled" | "login_limit" | "scope_denied" | "not_found" | "request_not_found" | "username_already_set" | "not_rotatable" | "signup_requires_approval" | "rate_limited" | "too_many_pending" | "daily_limit" | "idempotency_key_reused" | "idempotency_key_in_use" | "storage_full";
         /**
          * ClientErrorCode
          * @description Codes raised by the client library, the proxy and the dashboard, in the same `{code, error}` shape. The HTTP API described here never
@@ -1772,6 +1772,25 @@ export interface components {
             };
         };
         /**
+         * @description The service's storage is full, so what this request must record (a write, or the
+         *     count of a per-minute limit) cannot be kept; nothing of it was. Send it again,
+         *     unchanged, after `Retry-After` seconds. An intermediary may answer 503 too, in its
+         *     own words: branch on `code`, and wait as this answer asks.
+         */
+        StorageFull: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Retry-After": components["headers"]["RetryAfterStorageFull"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "storage_full";
+                };
+            };
+        };
+        /**
          * @description A request with this `Idempotency-Key` is still being processed. Nothing was done
          *     with this one: send it again, with the same key, after `Retry-After` seconds.
          */
@@ -1915,6 +1934,29 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description The service's storage is full, so what this request must record (the account
+         *     holder's decision, or that a single-use link was opened) cannot be kept; nothing
+         *     of it was, and the link stays as it was. Send it again, unchanged, after
+         *     `Retry-After` seconds.
+         */
+        LinkStorageFull: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Retry-After": components["headers"]["RetryAfterStorageFull"];
+                "Content-Security-Policy": components["headers"]["LinkContentSecurityPolicy"];
+                "X-Content-Type-Options": components["headers"]["NoSniff"];
+                "Referrer-Policy": components["headers"]["NoReferrer"];
+                Vary: components["headers"]["VaryAccept"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code: "storage_full";
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -2046,6 +2088,13 @@ export interface components {
          */
         RetryAfter: number;
         /**
+         * @description Whole seconds to wait before sending the request again, at least 1. Room is made
+         *     by an operator, not by time, so the wait asked for is long (30 seconds on the
+         *     reference server) and a request sent again may be refused the same way.
+         * @example 30
+         */
+        RetryAfterStorageFull: number;
+        /**
          * @description `public, max-age=300` on the index and on the full bundle (`full=1`); `no-store` on a
          *     per-URL lookup (`url` set).
          * @example public, max-age=300
@@ -2153,6 +2202,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getRecipes: {
@@ -2304,6 +2354,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getRecipeSubmission: {
@@ -2473,6 +2524,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     getSignupRequest: {
@@ -2661,6 +2713,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     rotateLoginPassword: {
@@ -2787,6 +2840,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["StorageFull"];
         };
     };
     createLogin: {
@@ -2964,6 +3018,7 @@ export interface operations {
             413: components["responses"]["LinkDecisionTooLarge"];
             422: components["responses"]["LinkIdempotencyKeyReused"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["LinkStorageFull"];
         };
     };
     getSignupApproval: {
@@ -3112,6 +3167,7 @@ export interface operations {
             413: components["responses"]["LinkDecisionTooLarge"];
             422: components["responses"]["LinkIdempotencyKeyReused"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["LinkStorageFull"];
         };
     };
     getCvvRequest: {
@@ -3150,6 +3206,7 @@ export interface operations {
             404: components["responses"]["LinkNotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["LinkStorageFull"];
         };
     };
     getChallengeRequest: {
@@ -3188,6 +3245,7 @@ export interface operations {
             404: components["responses"]["LinkNotFound"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestHeadersTooLarge"];
+            503: components["responses"]["LinkStorageFull"];
         };
     };
     getProxyHealth: {

@@ -111,7 +111,9 @@ export const catalogLimit: ErrorCode<'getTokenCatalog'> = 'rate_limited';
 export const notCatalog: ErrorCode<'getTokenCatalog'> = 'too_many_pending';
 // Any status of the operation: its codes, the reference server's own not yet listed per operation, or null.
 assertType<Equal<VaultApiError<'getSignupRequest'>['code'], ErrorCode<'getSignupRequest'> | ServiceErrorCode | null>>();
-assertType<Equal<ServiceErrorCode, 'storage_full' | 'idempotency_key_in_use' | 'idempotency_key_reused'>>();
+assertType<Equal<ServiceErrorCode, 'idempotency_key_in_use' | 'idempotency_key_reused'>>();
+// A code the document lists for an operation's status is that status's.
+export const full: ErrorCode<'fileSignupRequest', 503> = 'storage_full';
 
 export function branch(error: unknown): string {
   if (isVaultApiError(error, 'fileSignupRequest')) {
@@ -158,7 +160,7 @@ export function withoutOperation(error: unknown): boolean {
 
 // One operation and one status: the codes of that status, or null for an undocumented answer of it.
 assertType<Equal<ErrorCode<'fileSignupRequest', 429>, 'rate_limited' | 'too_many_pending'>>();
-assertType<Equal<ErrorStatus<'getTokenCatalog'>, 401 | 408 | 429 | 431>>();
+assertType<Equal<ErrorStatus<'getTokenCatalog'>, 401 | 408 | 429 | 431 | 503>>();
 export function byStatus(error: unknown): string {
   if (isVaultApiError(error, 'fileSignupRequest', 429)) {
     assertType<Equal<typeof error.code, 'rate_limited' | 'too_many_pending' | null>>();
@@ -180,6 +182,7 @@ export function everyCode(error: unknown): string {
     case 'invalid_api_key':
       return 'fix the key';
     case 'rate_limited':
+    case 'storage_full':
       return 'later';
     case 'bad_request':
       return 'the HTTP layer refused the request';
@@ -193,7 +196,7 @@ export function everyCode(error: unknown): string {
 // With an operation, the status is one the document gives it.
 export function statuses(error: unknown): string {
   if (!isVaultApiError(error, 'getTokenCatalog')) return 'other';
-  assertType<Equal<typeof error.status, 401 | 408 | 429 | 431>>();
+  assertType<Equal<typeof error.status, 401 | 408 | 429 | 431 | 503>>();
   assertType<Equal<typeof error.status, ErrorStatus<'getTokenCatalog'>>>();
   // @ts-expect-error getTokenCatalog documents no 404
   if (error.status === 404) return 'never';
@@ -202,7 +205,7 @@ export function statuses(error: unknown): string {
 }
 export function filingStatuses(error: unknown): number {
   if (!isVaultApiError(error, 'fileSignupRequest')) return 0;
-  assertType<Equal<typeof error.status, 400 | 401 | 403 | 408 | 409 | 413 | 422 | 429 | 431>>();
+  assertType<Equal<typeof error.status, 400 | 401 | 403 | 408 | 409 | 413 | 422 | 429 | 431 | 503>>();
   assertType<Equal<typeof error.code, ErrorCode<'fileSignupRequest'> | null>>();
   return error.status;
 }

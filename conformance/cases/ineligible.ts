@@ -14,9 +14,17 @@ const REUSED =
 const IN_USE =
   'Answered only to a request that sends the reference server\'s own Idempotency-Key header, which the runner never sends, while another request with the same key is inside the server, which no sequence of exchanges arranges; server/test/idempotency.test.ts and idempotency-processes.test.ts prove it, on one process and on two.';
 
-export const INELIGIBLE: Record<string, string> = Object.fromEntries(
-  KEYED_WRITES.flatMap((operationId) => [
+// The answer of every operation that must record something while the deployment's storage is full.
+// Nothing a client sends can fill a deployment's storage on purpose, and a deployment that never
+// fills up never answers it, so no case can wait for it.
+const RECORDING = [...KEYED_WRITES, 'getTokenCatalog', 'getCvvRequest', 'getChallengeRequest'];
+const FULL =
+  'Answered only while the deployment\'s storage is full, which no exchange can bring about from outside; server/test/storage-full.test.ts proves it on every operation that records something.';
+
+export const INELIGIBLE: Record<string, string> = Object.fromEntries([
+  ...KEYED_WRITES.flatMap((operationId) => [
     [`${operationId} 409 idempotency_key_in_use`, IN_USE],
     [`${operationId} 422 idempotency_key_reused`, REUSED],
   ]),
-);
+  ...RECORDING.map((operationId) => [`${operationId} 503 storage_full`, FULL]),
+]);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { errorCodesOf } from '../contract.js';
 import { isStorageFull, openDb, type SqliteStore } from '../store/db.js';
 import { answerProblem } from './answers.js';
 import { contract, startServer, type TestServer } from './support.js';
-import { ADMIN, fileOk, fixture, poll, signupAccount, signupToken, type Account } from './signup-support.js';
+import { ADMIN, fileOk, fixture, poll, signupAccount, signupApproved, signupToken, type Account } from './signup-support.js';
 
 /**
  * A full disk. The switch below makes every write statement fail as SQLite fails when the disk
@@ -42,10 +43,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /**
- * A request answered while the disk is full. The 503 is the reference's own answer, outside each
- * operation's documented responses (a new code there would break exhaustive clients, which the
- * versioning policy keeps for a new major version), so it is held to exactly that: undocumented,
- * with the body and headers below. Every other answer is held to the document, as t.call does.
+ * A request answered while the disk is full, held to the document as t.call does: the 503
+ * `storage_full` included, which every operation that can answer it documents.
  */
 async function whileFull(path: string, init: { method?: string; key?: string; json?: unknown } = {}) {
   const headers: Record<string, string> = {};
@@ -54,10 +53,20 @@ async function whileFull(path: string, init: { method?: string; key?: string; js
   const method = init.method ?? 'GET';
   const res = await fetch(`${t.base}${path}`, { method, headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
   const text = await res.clone().text();
-  const problem = answerProblem(contract(), true, method, path, res.status, text);
-  if (res.status === 503) expect(problem, 'the full-disk answer is outside the documented responses').toMatch(/answered 503, which it does not document/);
-  else expect(problem).toBeUndefined();
+  expect(answerProblem(contract(), true, method, path, res.status, text)).toBeUndefined();
   return res;
+}
+
+/** The operations whose 503 answer documents `storage_full`. */
+function documentingStorageFull(): string[] {
+  const c = contract();
+  return [...c.operations.values()]
+    .filter((op) => {
+      const answer = op.raw.responses?.['503'];
+      return answer !== undefined && errorCodesOf((n) => c.resolve(n), c.resolve(answer)).includes('storage_full');
+    })
+    .map((op) => op.operationId)
+    .sort();
 }
 
 async function answer(res: Response) {
@@ -132,5 +141,50 @@ describe('a full disk', () => {
     expect((await t.call(`/v1/cvv-requests/${encodeURIComponent(cvv.token)}`)).status).toBe(200);
     const decided = await t.call(`/v1/signup-requests/${encodeURIComponent(signupLink)}`, { method: 'POST', json: { decision: 'deny' } });
     expect(decided.status).toBe(200);
+  });
+
+  it('when every operation is called while full, then those that must record something answer storage_full, each of them documents it, and no other does', async () => {
+    const filed = await fileOk(t, a.key, { website: 'probe.com', email: 'agent@example.com' });
+    const signupLink = await signupToken(t, a.accountId, filed.requestId);
+    const approved = await signupApproved(t, a, 'probe-login.com');
+    const link = async (what: string, json?: unknown) => ((await (await fixture(t, 'POST', `/accounts/${a.accountId}/${what}`, json)).json()) as { token: string }).token;
+    const purchase = await link('purchase-approvals', {});
+    const cvv = await link('cvv-requests');
+    const challenge = await link('challenge-requests');
+    const submitted = (await (await t.call('/v1/recipes', { method: 'POST', key: a.key, json: { key: 'probe.com', kind: 'merchant', status: 'partial' } })).json()) as { id: string };
+    const calls: Record<string, [string, { method?: string; key?: string; json?: unknown }]> = {
+      getTokenCatalog: ['/v1/tokens', { key: a.key }],
+      getRecipes: ['/v1/recipes', {}],
+      submitRecipe: ['/v1/recipes', { method: 'POST', key: a.key, json: { key: 'probe-full.com', kind: 'merchant', status: 'partial' } }],
+      getRecipeSubmission: [`/v1/recipes/submissions/${submitted.id}`, { key: a.key }],
+      fileSignupRequest: ['/v1/logins/requests', { method: 'POST', key: a.key, json: { website: 'probe-full.com', email: 'agent@example.com' } }],
+      getSignupRequest: [`/v1/logins/requests/${filed.requestId}`, { key: a.key }],
+      setLoginUsername: ['/v1/logins/username', { method: 'POST', key: a.key, json: { label: approved.login.label, username: 'probe' } }],
+      rotateLoginPassword: ['/v1/logins/password', { method: 'POST', key: a.key, json: { label: approved.login.label } }],
+      createLogin: ['/v1/logins', { method: 'POST' }],
+      getPurchaseApproval: [`/v1/approvals/${purchase}`, {}],
+      decidePurchaseApproval: [`/v1/approvals/${purchase}/decide`, { method: 'POST', json: { decision: 'approve' } }],
+      getSignupApproval: [`/v1/signup-requests/${signupLink}`, {}],
+      decideSignupApproval: [`/v1/signup-requests/${signupLink}`, { method: 'POST', json: { decision: 'deny' } }],
+      getCvvRequest: [`/v1/cvv-requests/${cvv}`, {}],
+      getChallengeRequest: [`/v1/challenge-requests/${challenge}`, {}],
+      getProxyHealth: ['/health', {}],
+    };
+    expect(Object.keys(calls).sort(), 'every operation of the document is called').toEqual([...contract().operations.values()].map((op) => op.operationId).sort());
+    const refused: string[] = [];
+    disk.full = true;
+    try {
+      for (const [operationId, [path, init]] of Object.entries(calls)) {
+        const got = await answer(await whileFull(path, init));
+        if (got.status === 503) {
+          expectStorageFull(got, operationId);
+          refused.push(operationId);
+        } else if (operationId === 'createLogin') expect(got.body.code, 'the retired operation answers as always').toBe('signup_requires_approval');
+        else expect(got.status, `${operationId}: ${JSON.stringify(got.body)}`).toBeLessThan(300);
+      }
+    } finally {
+      disk.full = false;
+    }
+    expect(refused.sort()).toEqual(documentingStorageFull());
   });
 });
