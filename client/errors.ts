@@ -57,7 +57,7 @@ type UnlistedCode<Status extends number> = number extends Status ? ServiceErrorC
  * A non-2xx answer, or a 2xx the client cannot return: its body is not JSON, is not the shape the
  * operation answers with, or is over the client's size cap. `code` is the answer's code when the
  * document gives it for this operation and status, one of `SERVICE_ANSWERS` (the reference server's
- * own, such as 503 `storage_full`), and null for an answer neither describes, such as a proxy's HTML
+ * own, such as 409 `idempotency_key_in_use`), and null for an answer neither describes, such as a proxy's HTML
  * 502 or a redirect (never followed); `body` then holds the start of it. Typed as every code the
  * document gives any operation and the service codes; `isVaultApiError(e, operationId)` narrows it to
  * one operation's documented statuses and their codes, and `isVaultApiError(e, operationId, status)`

@@ -11,7 +11,7 @@
 // carried out; the same key then gets its answer). Without `Retry-After` (an intermediary stripped it)
 // a read backs off, and so does a key in use; a write does not guess: the recipe budget's refusal (24
 // hours) sends none. `too_many_pending`, `daily_limit` and every other answer are final.
-import type { VaultApiError, VaultConnectionError } from './errors.js';
+import type { ApiErrorCode, VaultApiError, VaultConnectionError } from './errors.js';
 import type { OperationId } from './operations.js';
 import type { ServiceErrorCode } from './service-codes.js';
 
@@ -82,7 +82,7 @@ export interface NoAnswer {
   resendable: boolean;
 }
 
-const STORAGE_FULL: ServiceErrorCode = 'storage_full';
+const STORAGE_FULL: ApiErrorCode = 'storage_full';
 const KEY_IN_USE: ServiceErrorCode = 'idempotency_key_in_use';
 
 /** The wait before attempt `attempt + 1` in whole ms, or undefined when the failure is final. */

@@ -5,11 +5,6 @@
 
 export const SERVICE_ANSWERS = {
   /**
-   * 503: the service's storage is full, and nothing of the request was kept (the document's
-   * introduction, "When the service cannot store"). Sent again after `Retry-After`, a write included.
-   */
-  storage_full: 503,
-  /**
    * 409: a request with the same `Idempotency-Key` is still being carried out. Sent again, with the
    * same key, after `Retry-After`; the answer is then the first request's.
    */

@@ -177,17 +177,29 @@ describe('the union of the errors the client throws', () => {
     expect(isVaultError({ name: 'VaultApiError' })).toBe(false);
   });
 
-  it('when an answer carries a code of the reference server that no operation lists, then code is that code and isVaultApiError for the operation does not match it', async () => {
+  it('when an answer carries a code of the reference server that the operation does not list, then code is that code and isVaultApiError for the operation does not match it', async () => {
+    const server = await tiny((_req, res) => json(res, 409, { code: 'idempotency_key_in_use', error: 'Busy.' }, { 'retry-after': '1' }));
+    const error = await apiError(clientFor(server, 'vk_test', { retry: false }).getTokenCatalog());
+    expect(error).toMatchObject({ status: 409, code: 'idempotency_key_in_use' });
+    expect(isVaultApiError(error)).toBe(true);
+    expect(isVaultApiError(error, 'getTokenCatalog')).toBe(false);
+    expect(SERVICE_ANSWERS).toEqual({ idempotency_key_in_use: 409, idempotency_key_reused: 422 });
+  });
+
+  it('when a write is refused with 503 storage_full, which the document lists for it, then isVaultApiError matches the operation and its 503', async () => {
     const server = await tiny((_req, res) => json(res, 503, { code: 'storage_full', error: 'Full.' }, { 'retry-after': '1' }));
     const error = await apiError(clientFor(server, 'vk_test', { retry: false }).setLoginUsername({ label: 'acme', username: 'shopper.jane' }));
-    expect(error).toMatchObject({ status: 503, code: 'storage_full' });
-    expect(isVaultApiError(error)).toBe(true);
-    expect(isVaultApiError(error, 'setLoginUsername')).toBe(false);
-    expect(SERVICE_ANSWERS).toEqual({ storage_full: 503, idempotency_key_in_use: 409, idempotency_key_reused: 422 });
+    expect(error).toMatchObject({ status: 503, code: 'storage_full', retryAfter: 1 });
+    expect(isVaultApiError(error, 'setLoginUsername', 503)).toBe(true);
+  });
+
+  it('when storage_full comes from an operation that does not list it, then it is an undescribed answer, code null', async () => {
+    const server = await tiny((_req, res) => json(res, 503, { code: 'storage_full', error: 'Full.' }, { 'retry-after': '1' }));
+    expect(await apiError(clientFor(server, 'vk_test', { retry: false }).getSignupRequest({ id: 'sreq_1' }))).toMatchObject({ status: 503, code: null });
   });
 
   it('when a service code comes with another status than its own, then it is an undescribed answer, code null', async () => {
-    const server = await tiny((_req, res) => json(res, 500, { code: 'storage_full', error: 'Full.' }));
+    const server = await tiny((_req, res) => json(res, 500, { code: 'idempotency_key_in_use', error: 'Busy.' }));
     expect(await apiError(clientFor(server, 'vk_test', { retry: false }).getTokenCatalog())).toMatchObject({ status: 500, code: null });
   });
 });

@@ -219,8 +219,8 @@ describe('writes refused with rate_limited, and answers never retried', () => {
 });
 
 describe('a 503 storage_full', () => {
-  // The reference server's answer when its storage is full (the document's introduction, "When the
-  // service cannot store"): nothing of the request was kept, so it is sent again after Retry-After.
+  // The answer of each operation that must record something when the storage is full (the document's
+  // `StorageFull` response): nothing of the request was kept, so it is sent again after Retry-After.
   const storageFull = { code: 'storage_full', error: 'The service cannot store anything right now; try again later.' };
 
   it('when a write is refused with storage_full and Retry-After, then it is sent again, and the retry is filed', async () => {
@@ -232,11 +232,11 @@ describe('a 503 storage_full', () => {
     expect(retries[0]).toMatchObject({ waitMs: 1_000, reason: { status: 503, code: 'storage_full', retryAfter: 1 } });
   });
 
-  it('when every attempt is refused with storage_full, then the error carries its code, not null, and isVaultApiError for the operation does not match it', async () => {
+  it('when every attempt is refused with storage_full, then the error carries its code, and isVaultApiError matches the operation that documents it', async () => {
     const server = await tiny((_req, res) => json(res, 503, storageFull, { 'retry-after': '1' }));
     const error = await apiError(clientFor(server, 'vk_test', { retry: { retryAfterJitterMs: 0, maxRetries: 1 } }).getTokenCatalog());
     expect(error).toMatchObject({ status: 503, code: 'storage_full', retryAfter: 1, error: storageFull.error });
-    expect(isVaultApiError(error, 'getTokenCatalog')).toBe(false);
+    expect(isVaultApiError(error, 'getTokenCatalog', 503)).toBe(true);
     expect(server.seen).toHaveLength(2);
   });
 
