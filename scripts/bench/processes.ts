@@ -12,10 +12,12 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 /** The core the load generator runs on, and the core every server runs on, when taskset exists. */
 export const LOAD_CPU = '0';
 export const SERVER_CPU = '1';
-const taskset = spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+// Asked on first use, not when the module loads: the bench report's tests import its formatters.
+let hasTaskset: boolean | undefined;
+const taskset = () => (hasTaskset ??= spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0);
 
 export function pinSelf(): boolean {
-  if (!taskset) return false;
+  if (!taskset()) return false;
   return spawnSync('taskset', ['-a', '-cp', LOAD_CPU, String(process.pid)], { stdio: 'ignore' }).status === 0;
 }
 
@@ -49,7 +51,7 @@ function killTree(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void
 }
 
 function pinned(command: string, args: string[]): [string, string[]] {
-  return taskset ? ['taskset', ['-c', SERVER_CPU, command, ...args]] : [command, args];
+  return taskset() ? ['taskset', ['-c', SERVER_CPU, command, ...args]] : [command, args];
 }
 
 function track(name: string, child: ChildProcess, base: string): Running {

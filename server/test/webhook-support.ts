@@ -4,7 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer as createHttp, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { openDb, type SqliteStore } from '../store/db.js';
 import { ManualClock } from '../domain/clock.js';
 import { createApp } from '../app.js';
@@ -14,14 +14,13 @@ import type { DialTarget } from '../webhooks/deliver.js';
 import { contract } from './support.js';
 
 const ADMIN = 'adm_webhook_tests';
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (stops.length > 0) await stops.pop()!();
-});
 
-/** Stopped after the test, in the reverse order of registration. */
+/**
+ * Stopped after the test, in the reverse order of registration. A hook of the test itself, not an
+ * `afterEach` of this module: a worker imports the module once for all the files it runs.
+ */
 export function stopAfterTest(stop: () => Promise<void>): void {
-  stops.push(stop);
+  onTestFinished(stop);
 }
 
 export interface SandboxOptions {
@@ -59,7 +58,7 @@ export async function sandbox(options: SandboxOptions = {}) {
     await new Promise<void>((r) => server.close(() => r()));
     if (!options.db) db.close();
   };
-  stops.push(stop);
+  stopAfterTest(stop);
   const call = async (method: string, path: string, json?: unknown, key = ADMIN) => {
     const res = await fetch(`${base}${path.startsWith('/v1/') ? '' : '/_fixtures'}${path}`, {
       method,
@@ -103,7 +102,7 @@ export async function receiver(answer: (res: ServerResponse, req: IncomingMessag
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  stops.push(async () => {
+  stopAfterTest(async () => {
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   });
