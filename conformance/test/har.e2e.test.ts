@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../runner/options.js';
 import { startReference, type ReferenceServer } from './support/processes.js';
 import { conform } from './support/run.js';
 
@@ -133,15 +132,5 @@ describe('the HAR file against the HAR schema, with the values the runner stored
       if (e.request.url.endsWith('/logins')) expect(body.password).toBe('<password>');
       else expect(body.number).toBe('<card number>');
     }
-  });
-});
-
-describe('a header as curl takes it', () => {
-  it('when given as -H "Name: value" or --header "Name: value", then it is the same as NAME=VALUE', () => {
-    expect(parseArgs(['-H', 'X-Tenant: qa']).header).toEqual({ 'X-Tenant': 'qa' });
-    expect(parseArgs(['--header', 'X-Tenant:qa', '-H', 'X-Gateway-Key=k=1']).header).toEqual({ 'X-Tenant': 'qa', 'X-Gateway-Key': 'k=1' });
-    expect(parseArgs(['--header', 'X-Tenant: a=b']).header).toEqual({ 'X-Tenant': 'a=b' });
-    expect(() => parseArgs(['-H'])).toThrow(UsageError);
-    expect(() => parseArgs(['-H', 'no separator'])).toThrow('--header needs NAME=VALUE or "Name: value", got "no separator"');
   });
 });

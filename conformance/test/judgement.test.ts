@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiDocument } from '../runner/document.js';
 import { Schemas } from '../runner/schemas.js';
 import { Canaries } from '../runner/canaries.js';
@@ -9,8 +9,6 @@ import type { Exchange } from '../runner/exchange.js';
 import type { Judgement } from '../runner/basis.js';
 import { CaseContext, PRECONDITION_REFUSED, type RunEnvironment } from '../runner/context.js';
 import { CaseFailure, NotRun, ReferenceDeparture } from '../runner/outcome.js';
-import { startReference, type ReferenceServer } from './support/processes.js';
-import { conform } from './support/run.js';
 
 /**
  * The two judgements. The document's `x-basis` marks give a view of it that holds only what a
@@ -224,21 +222,4 @@ describe("a case's own assertions", () => {
     expect(() => ctx.check(false, 'something the reference does', 'something else', basis)).toThrow(CaseFailure);
     expect(ctx.deviations).toEqual([]);
   });
-});
-
-describe('the reference server judged by the specification', () => {
-  let server: ReferenceServer;
-  beforeAll(async () => {
-    server = await startReference({ VAULT_CLOCK: 'manual' });
-  });
-  afterAll(() => server?.stop());
-
-  it('when the whole catalogue runs, then every case passes and nothing departs from its own choices', async () => {
-    const run = await conform(['--base-url', server.base, '--admin-token', server.adminToken, '--spend', '--jobs', '4', '--seed', '4', '--judge', 'spec']);
-    expect(run.failed, run.output).toEqual([]);
-    expect(run.errors, run.output).toEqual([]);
-    expect(run.judgement).toBe('spec');
-    expect(run.results.flatMap((r) => r.deviations.map((d) => `${r.id}: ${d.expected} / ${d.received}`))).toEqual([]);
-    expect(run.output).toContain('judged by the specification');
-  }, 300_000);
 });

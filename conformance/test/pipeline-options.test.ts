@@ -1,9 +1,7 @@
-import { createServer } from 'node:https';
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../runner/options.js';
 import { resolveSettings } from '../runner/settings.js';
 import { KnownDeviations } from '../runner/known-deviations.js';
@@ -15,14 +13,13 @@ import { tally } from '../runner/report/tally.js';
 import { defineCase } from '../runner/case.js';
 import { RunnerError, type CaseResult } from '../runner/outcome.js';
 import { Secrets } from '../runner/secrets.js';
-import { makeTestCertificates } from './support/certs.js';
 import { ROOT } from './support/processes.js';
-import { conform } from './support/run.js';
 
 /**
  * What a QA pipeline meets around the cases: durations in seconds, the base URL from the
  * environment, errors that say what to check, tags to select by, known deviations by cause, and an
- * exit line that says what was accepted.
+ * exit line that says what was accepted. What a plain-HTTP request to a TLS port means, with a
+ * certificate made by openssl, is in pipeline-options.e2e.test.ts.
  */
 
 const settingsOf = (argv: string[], env: Record<string, string> = {}) => resolveSettings(parseArgs(argv), ROOT, { VAULT_DATA_DIR: join(tmpdir(), 'no-such-vault-data'), ...env });
@@ -92,26 +89,6 @@ describe('the options of a pipeline', () => {
 });
 
 describe('what a network error means, at the start of a run', () => {
-  let dir: string;
-  let tlsPort: number;
-  let close: () => void;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'conformance-hints-'));
-    const certs = makeTestCertificates(dir);
-    const server = createServer({ cert: readFileSync(certs.cert), key: readFileSync(certs.key) }, (_req, res) => res.end('{}'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    tlsPort = (server.address() as AddressInfo).port;
-    close = () => server.close();
-  });
-  afterAll(() => {
-    close?.();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('when plain http is sent to a TLS port, then the one-line error says to give https://', async () => {
-    await expect(conform(['--base-url', `http://127.0.0.1:${tlsPort}`])).rejects.toThrow(/closed the connection without an answer, as a TLS port does to plain HTTP: if it serves HTTPS, give https:\/\/ in --base-url/);
-  }, 30_000);
-
   it('when the host name has a typo, then the hint names the host that does not resolve', () => {
     expect(networkHint('GET /v1/recipes failed: ENOTFOUND', 'https://vault.stagign.example.invalid')).toBe('the host name vault.stagign.example.invalid does not resolve: check --base-url for a typo');
   });

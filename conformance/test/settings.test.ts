@@ -1,24 +1,21 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../runner/options.js';
 import { resolveSettings } from '../runner/settings.js';
-import { Connection, DIRECT } from '../runner/http.js';
-import { makeTestCertificates, type TestCertificates } from './support/certs.js';
-import { ROOT } from './support/processes.js';
 
-/** The staging options as a QA team gives them: on the command line, in a config file with ${VAR}, and secrets in the environment. */
+/**
+ * The staging options as a QA team gives them: on the command line, in a config file with ${VAR},
+ * and secrets in the environment. The TLS files and --help are in settings.e2e.test.ts.
+ */
 
 const NO_LOCAL = { VAULT_DATA_DIR: join(tmpdir(), 'no-such-vault-data') };
 
 describe('staging options', () => {
   let dir: string;
-  let certs: TestCertificates;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'conformance-settings-'));
-    certs = makeTestCertificates(dir);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,25 +65,14 @@ describe('staging options', () => {
     expect(settings([...base, '--header', 'X-Gateway-Key: 1', '-H', 'X-Tenant: qa']).connection.headers).toEqual({ 'X-Gateway-Key': '1', 'X-Tenant': 'qa' });
     expect(() => settings([...base, '--header', 'X-Gateway-Key 1'])).toThrow(/--header needs NAME=VALUE or "Name: value"/);
   });
+});
 
-  it('when the TLS files are wrong, then the run stops before any request with a usage error that names the file', () => {
-    const tls = (over: Partial<typeof DIRECT>) => () => new Connection({ ...DIRECT, ...over });
-    const missing = join(dir, 'missing.pem');
-    expect(tls({ caCert: missing })).toThrow(new UsageError(`--ca-cert ${missing}: cannot read it (ENOENT)`));
-    expect(tls({ caCert: certs.key })).toThrow(`--ca-cert ${certs.key}: no PEM certificate in it`);
-    expect(tls({ clientKey: certs.clientKey })).toThrow('--client-key needs --client-cert');
-    expect(tls({ clientCert: certs.clientCert })).toThrow('--client-cert needs --client-key (or a file that holds both)');
-    expect(tls({ clientCert: certs.clientCert, clientKey: certs.key })).toThrow(/^--client-cert and --client-key do not go together: .*key values mismatch/);
-    const both = join(dir, 'client-both.pem');
-    writeFileSync(both, `${readFileSync(certs.clientCert, 'utf8')}${readFileSync(certs.clientKey, 'utf8')}`);
-    expect(tls({ clientCert: both, caCert: certs.ca })).not.toThrow();
-  });
-
-  it('when --help is asked for, then it names the connection options and the environment variables', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'conformance', 'bin.ts'), '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-    expect(run.status).toBe(0);
-    for (const text of ['--header NAME=VALUE', '--ca-cert FILE', '--client-cert FILE', '--client-key FILE', '--insecure', '--wait-for-ready S', 'VAULT_CONFORMANCE_KEY', 'VAULT_CONFORMANCE_SIGNUP_KEY', 'VAULT_CONFORMANCE_OTHER_ACCOUNT_KEY', 'VAULT_CONFORMANCE_SCOPED_KEY', 'VAULT_ADMIN_TOKEN', 'HTTPS_PROXY, HTTP_PROXY', 'NO_PROXY']) {
-      expect(run.stdout).toContain(text);
-    }
+describe('a header as curl takes it', () => {
+  it('when given as -H "Name: value" or --header "Name: value", then it is the same as NAME=VALUE', () => {
+    expect(parseArgs(['-H', 'X-Tenant: qa']).header).toEqual({ 'X-Tenant': 'qa' });
+    expect(parseArgs(['--header', 'X-Tenant:qa', '-H', 'X-Gateway-Key=k=1']).header).toEqual({ 'X-Tenant': 'qa', 'X-Gateway-Key': 'k=1' });
+    expect(parseArgs(['--header', 'X-Tenant: a=b']).header).toEqual({ 'X-Tenant': 'a=b' });
+    expect(() => parseArgs(['-H'])).toThrow(UsageError);
+    expect(() => parseArgs(['-H', 'no separator'])).toThrow('--header needs NAME=VALUE or "Name: value", got "no separator"');
   });
 });

@@ -5,8 +5,6 @@ import { startReference, type ReferenceServer } from './support/processes.js';
 import { startTamperingProxy, type TamperingProxy } from './support/tamper.js';
 import { otherSignature } from './support/variants.js';
 import { conform } from './support/run.js';
-import { findSignature } from '../runner/webhook-signature.js';
-import { createHmac } from 'node:crypto';
 
 /**
  * The webhook cases against a deployment that is not on the runner's machine, as far as one test
@@ -92,18 +90,4 @@ describe('a deployment that signs its own way', () => {
     expect(wrong.failed, wrong.output).toEqual([SIGNED]);
     expect(wrong.output).toContain("an HMAC of t, a period and the raw body under the card's secret in X-Acme-Signature, with t as unix-seconds");
   }, 120_000);
-});
-
-describe('the signature search', () => {
-  const secret = 'whsec_test';
-  const body = Buffer.from('{"agent_card_id":"card_1"}');
-  const sign = (t: string, encoding: 'hex' | 'base64') => createHmac('sha256', secret).update(`${t}.`).update(body).digest(encoding);
-
-  it('when t is an HTTP date in Date-like header and the signature hex in another, then it is found; with another secret it is not', () => {
-    const t = 'Tue, 01 Dec 2026 10:00:00 GMT';
-    const headers = { 'x-signed-at': t, 'x-signature': `v1=${sign(t, 'hex')}` };
-    expect(findSignature(headers, body, secret)).toMatchObject({ header: 'x-signature', timestampHeader: 'x-signed-at', format: 'http-date', algorithm: 'sha256' });
-    expect(findSignature(headers, body, 'whsec_other')).toBeUndefined();
-    expect(findSignature(headers, body, secret, { timestamp: 'unix-seconds' })).toBeUndefined();
-  });
 });

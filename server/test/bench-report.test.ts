@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { formatReport, TARGETS, VARIANT_IDS, variantLabels, type Measured } from '../../scripts/bench/report.js';
 import type { Running } from '../../scripts/bench/processes.js';
 import { formatScale, LOADS, SCALE_TARGETS, SEQUENCES, type ScaleMeasured } from '../../scripts/bench/scale-report.js';
@@ -8,9 +6,9 @@ import { formatPostgres } from '../../scripts/bench/postgres.js';
 
 // `npm run bench` (scripts/bench.ts) measures; these cases hold its report to its shape: every
 // variant in the table, every target written with its threshold and a verdict, the rounds behind
-// each ratio, and the command line's help. The figures are made up: no timing is asserted here.
+// each ratio (its command line: bench-report.e2e.test.ts). The figures are made up: no timing is
+// asserted here.
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const settings = { duration: 3, rounds: 3, connections: 50, extraPaths: 200 };
 
 function server(name: string): Running {
@@ -108,20 +106,6 @@ describe('npm run bench', () => {
     const { text, valid } = run({}, new Map([['429', 12]]));
     expect(valid).toBe(false);
     expect(text).toMatch(/^INVALID RUN: .*\n {2}reference, validated: 12 x 429$/m);
-  });
-
-  it('when asked for --help, then the options are listed and nothing is started; an unknown option is a usage error', () => {
-    const help = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench.ts'), '--help'], { cwd: ROOT, encoding: 'utf8' });
-    expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: npm run bench/);
-    for (const option of ['--duration', '--rounds', '--connections', '--warmup', '--extra-paths', '--reads', '--only', '--seam', '--help']) expect(help.stdout).toContain(option);
-    expect(help.stderr).toBe('');
-    for (const wrong of [['--bogus'], ['--rounds', 'x'], ['--connections', '0'], ['--only', 'both'], ['--reads', '0']]) {
-      const refused = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench.ts'), ...wrong], { cwd: ROOT, encoding: 'utf8' });
-      expect(refused.status, wrong.join(' ')).toBe(2);
-      expect(refused.stderr).toMatch(/^bench: .+\n\nUsage: npm run bench/);
-      expect(refused.stderr).not.toMatch(/\n\s+at /);
-    }
   });
 
   describe('the scale section', () => {
