@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { seamParts, SEAM_VARIABLE } from '../http/framework/seam.js';
 
 /**
@@ -21,6 +21,9 @@ describe('the framework seam, switched off', () => {
   });
 });
 
+// A worker keeps the modules of the files it ran before (vitest.config.ts): without this, a suite
+// the worker already ran as a file of its own would not be declared here again.
+vi.resetModules();
 await import('./http-layer.test.js');
 await import('./request-bodies.test.js');
 await import('./queries.test.js');
