@@ -3,7 +3,7 @@
 // `x-codeSamples`, which the rendered reference shows. Made from the document's own parameter and
 // request examples, base URL and error codes, they change when the document does and never drift
 // from it. The tests run the curl samples against the reference server and type-check the TypeScript
-// ones against the client (openapi/test/code-samples.test.ts).
+// ones against the client (openapi/test/code-samples.e2e.test.ts).
 import { errorCodes } from '../client/scripts/document-module.js';
 
 type Node = Record<string, any>;

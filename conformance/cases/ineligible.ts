@@ -12,7 +12,7 @@ const KEYED_WRITES = ['submitRecipe', 'fileSignupRequest', 'setLoginUsername', '
 const REUSED =
   'Answered only to a request that sends the reference server\'s own Idempotency-Key header, which the runner never sends; server/test/idempotency.test.ts proves it.';
 const IN_USE =
-  'Answered only to a request that sends the reference server\'s own Idempotency-Key header, which the runner never sends, while another request with the same key is inside the server, which no sequence of exchanges arranges; server/test/idempotency.test.ts and idempotency-processes.test.ts prove it, on one process and on two.';
+  'Answered only to a request that sends the reference server\'s own Idempotency-Key header, which the runner never sends, while another request with the same key is inside the server, which no sequence of exchanges arranges; server/test/idempotency.test.ts and idempotency-processes.e2e.test.ts prove it, on one process and on two.';
 
 // The answer of every operation that must record something while the deployment's storage is full.
 // Nothing a client sends can fill a deployment's storage on purpose, and a deployment that never

@@ -13,7 +13,7 @@ import { REDOCLY, REDOCLY_ENV, workflowFiles } from '../../scripts/redocly.js';
  * The Arazzo workflows of openapi/workflows/, run with the reference tool for Arazzo (Redocly's
  * respect) against a fresh sandbox with a manual clock and a demo account, read through its
  * data/local.json: the files are valid workflows for any Arazzo runner, not only for the
- * conformance runner's `workflows` command (conformance/test/workflows-command.test.ts).
+ * conformance runner's `workflows` command (conformance/test/workflows-command.e2e.test.ts).
  */
 
 interface RespectLog {
