@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Socket, type AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server } from 'node:http';
@@ -77,8 +78,9 @@ describe('the HTTP server and the app it serves', () => {
     const { listener, born } = watched(app);
     const server = createHttpServer(httpSettings(contract()));
     const base = await listen(server);
+    const arrived = once(server, 'request');
     const early = fetch(`${base}/hello?early=1`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await arrived;
     server.serve(listener);
     expect(await (await early).json()).toEqual({ path: '/hello', query: { early: '1' }, accept: '*/*' });
     expect((await fetch(`${base}/hello`)).status).toBe(200);
