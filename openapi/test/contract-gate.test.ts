@@ -11,7 +11,7 @@ import { recordRelease } from '../../scripts/contract/record.js';
 import { loadRelease, recordProblems } from '../../scripts/contract/released.js';
 import { runGate } from '../../scripts/contract/run.js';
 import { ROOT } from '../../scripts/redocly.js';
-import { addDays, bump, codeNarrowing, copy, latest, NEXT_MINOR, NEXT_PATCH, operation, parameter, released, RELEASED, requestSchema, resolve, responseSchema, TODAY } from './released-copy.js';
+import { addDays, bump, codeNarrowing, copy, latest, MAJOR, NEXT_MINOR, NEXT_PATCH, operation, parameter, released, RELEASED, requestSchema, resolve, responseSchema, TODAY } from './released-copy.js';
 
 /**
  * The contract gate (`npm run check:breaking`): known breaking changes applied one at a time to

@@ -8,7 +8,7 @@ import { ROOT } from '../../scripts/redocly.js';
 export const RELEASED = join(ROOT, 'openapi', 'released');
 export const latest = readRecord(RELEASED).at(-1)!.version;
 // The versions after the last release, so that each rule is tried against whatever was released last.
-const [MAJOR, MINOR, PATCH] = latest.split('.').map(Number) as [number, number, number];
+export const [MAJOR, MINOR, PATCH] = latest.split('.').map(Number) as [number, number, number];
 export const NEXT_MINOR = `${MAJOR}.${MINOR + 1}.0`;
 export const NEXT_PATCH = `${MAJOR}.${MINOR}.${PATCH + 1}`;
 export const released = loadRelease(RELEASED, latest);

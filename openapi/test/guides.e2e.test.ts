@@ -13,7 +13,7 @@ import { loadBundle, ROOT } from './bundle.js';
  * The integrator's guides (openapi/guides/, rendered into the reference docs after the quickstart),
  * their commands run as written, as the quickstart's are (openapi/test/quickstart.test.ts): the
  * mock's against `npm run mock`, the sandbox's on a port of its own. Their TypeScript programs are
- * compiled and run from the packed client (client/test/package.test.ts, webhook-receiver.test.ts).
+ * compiled and run from the packed client (client/test/package.e2e.test.ts, webhook-receiver.e2e.test.ts).
  */
 
 const guide = (name: string) => readFileSync(join(GUIDES_DIR, name), 'utf8');
