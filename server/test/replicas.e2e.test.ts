@@ -304,9 +304,14 @@ describe('webhook test deliveries across two replicas', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(arrived).toHaveLength(6);
     expect(new Set(arrived).size).toBe(6);
+    type Listed = { eventId: string; status: string; attempts: unknown[] };
+    const listing = async (b: string) => ((await (await admin(b, 'GET', `${hook}/deliveries`)).json()) as { deliveries: Listed[] }).deliveries;
+    // An attempt's outcome is recorded once its answer has been read whole, a moment after it arrived.
+    for (const until = Date.now() + 30_000; (await listing(base)).some((d) => d.status === 'pending') && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     for (const server of r.servers) {
-      type Listed = { eventId: string; status: string; attempts: unknown[] };
-      const listed = ((await (await admin(server.base, 'GET', `${hook}/deliveries`)).json()) as { deliveries: Listed[] }).deliveries;
+      const listed = await listing(server.base);
       expect(listed.map((d) => d.eventId).sort()).toEqual([...arrived].sort());
       expect(listed.map((d) => `${d.status} ${d.attempts.length}`)).toEqual(Array(6).fill('delivered 1'));
     }
