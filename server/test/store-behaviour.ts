@@ -14,11 +14,10 @@ import { accountData, readWhole } from '../domain/catalog-parts.js';
 import { Limiter } from '../domain/limiter.js';
 import { ManualClock } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
-import { createKey, findLiveKey } from '../store/keys.js';
-import { insertLogin, readPassword, setUsername, getLogin } from '../store/logins.js';
-import { insertCard } from '../store/cards.js';
+import { insertLogin, setUsername, getLogin } from '../store/logins.js';
 import { loadContract } from '../contract.js';
 import { createTestDatabase } from './postgres.js';
+import { storePlainSecrets } from './plain-secrets.js';
 
 // The store's behaviour on both dialects, with two handles on one database where two server
 // processes would share it: the same tests, declared here, run on SQLite in stores.test.ts (in
@@ -81,23 +80,7 @@ export function describeStore(kind: Kind): void {
 
     it('when secrets are stored, then no column holds one in plain text, and the store opens them again', async () => {
       const { a, b } = await twoHandles(kind);
-      const now = Date.now();
-      const account = await openAccount(a, { plan: 'Free', name: 'x', now });
-      const { secret } = await createKey(a, { accountId: account.id, name: 'k', signupEnabled: false, scoped: false, now });
-      const loginId = await insertLogin(a, sealer, {
-        accountId: account.id,
-        label: 'acme',
-        website: 'acme.com',
-        extraWebsites: [],
-        email: 'plain-email@example.com',
-        username: 'plain-username',
-        password: 'plain-password-123',
-        totpSecret: 'PLAINTOTPSECRET',
-        now,
-      });
-      await insertCard(a, sealer, { accountId: account.id, number: '4242424242424242', anySite: true, allow: [], block: [], agent: false, limits: null, now });
-      expect((await findLiveKey(b, secret))?.account_id).toBe(account.id);
-      expect(await readPassword(b, sealer, loginId)).toBe('plain-password-123');
+      const { plain } = await storePlainSecrets(a, b, sealer);
       const stored: string[] = [];
       for (const table of ['logins', 'cards', 'api_keys', 'tokens', 'meta']) {
         for (const row of (await stmt(b, `SELECT * FROM ${table}`).all()) as Record<string, unknown>[]) {
@@ -105,7 +88,7 @@ export function describeStore(kind: Kind): void {
         }
       }
       const text = stored.join('\n');
-      for (const s of ['plain-email@example.com', 'plain-username', 'plain-password-123', 'PLAINTOTPSECRET', '4242424242424242', secret]) {
+      for (const s of plain) {
         expect(text.includes(s), s).toBe(false);
       }
     });

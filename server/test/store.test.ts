@@ -7,9 +7,7 @@ import { openDb, migrate, beginRequestReads, stmt } from '../store/db.js';
 import { cachedRead } from '../store/read-cache.js';
 import { Sealer, verifyMasterKeyNow, WrongMasterKeyError } from '../store/secrets.js';
 import { openAccount } from '../domain/accounts.js';
-import { createKey, findLiveKey } from '../store/keys.js';
-import { insertLogin, readPassword } from '../store/logins.js';
-import { insertCard } from '../store/cards.js';
+import { storePlainSecrets } from './plain-secrets.js';
 
 describe('store', () => {
   it('when opened, then WAL, foreign keys and the latest schema version are in force, and migrating again changes nothing', async () => {
@@ -54,27 +52,11 @@ describe('store', () => {
       const file = join(dir, 'v.db');
       const db = openDb(file);
       const sealer = new Sealer(randomBytes(32));
-      const now = Date.now();
-      const account = await openAccount(db, { plan: 'Free', name: 'x', now });
-      const { secret } = await createKey(db, { accountId: account.id, name: 'k', signupEnabled: false, scoped: false, now });
-      const loginId = await insertLogin(db, sealer, {
-        accountId: account.id,
-        label: 'acme',
-        website: 'acme.com',
-        extraWebsites: [],
-        email: 'plain-email@example.com',
-        username: 'plain-username',
-        password: 'plain-password-123',
-        totpSecret: 'PLAINTOTPSECRET',
-        now,
-      });
-      await insertCard(db, sealer, { accountId: account.id, number: '4242424242424242', anySite: true, allow: [], block: [], agent: false, limits: null, now });
-      expect((await findLiveKey(db, secret))?.account_id).toBe(account.id);
-      expect(await readPassword(db, sealer, loginId)).toBe('plain-password-123');
+      const { plain } = await storePlainSecrets(db, db, sealer);
       db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
       await db.close();
       const bytes = readFileSync(file);
-      for (const s of ['plain-email@example.com', 'plain-username', 'plain-password-123', 'PLAINTOTPSECRET', '4242424242424242', secret]) {
+      for (const s of plain) {
         expect(bytes.includes(Buffer.from(s)), s).toBe(false);
       }
     } finally {
