@@ -213,18 +213,25 @@ function operationSections(doc: Node, ops: ReturnType<typeof everyOperation>, er
   return out;
 }
 
+/** A Markdown page's title, summary, what it is generated from, and the servers. */
+function pageHead(doc: Node, source: string, beside: string): string[] {
+  return [
+    `# ${doc.info.title} ${doc.info.version}`,
+    '',
+    doc.info.summary ?? '',
+    '',
+    `Generated from ${source} by \`npm run docs\`, like ${beside}.`,
+    `Servers: ${(doc.servers ?? []).map((s: Node) => `\`${s.url}\``).join(', ')}.`,
+    '',
+  ];
+}
+
 /** The back office's reference as Markdown (dist/docs/fixtures.md), like its HTML page. */
 export function fixturesMarkdown(bundle: Node): string {
   const doc = withServersFilled(bundle);
   const ops = everyOperation(doc);
   const out = [
-    `# ${doc.info.title} ${doc.info.version}`,
-    '',
-    doc.info.summary ?? '',
-    '',
-    'Generated from the back office\'s OpenAPI document by `npm run docs`, like the HTML page beside it (`fixtures.html`).',
-    `Servers: ${(doc.servers ?? []).map((s: Node) => `\`${s.url}\``).join(', ')}.`,
-    '',
+    ...pageHead(doc, "the back office's OpenAPI document", 'the HTML page beside it (`fixtures.html`)'),
     String(doc.info.description ?? '').trim(),
     '',
     '## Operations',
@@ -247,13 +254,7 @@ export function referenceMarkdown(bundle: Node): string {
   const intro = String(doc.info.description ?? '').trim();
   const sections = [...intro.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
   const out = [
-    `# ${doc.info.title} ${doc.info.version}`,
-    '',
-    doc.info.summary ?? '',
-    '',
-    'Generated from the OpenAPI document by `npm run docs`, like the HTML reference beside it (`index.html`).',
-    `Servers: ${(doc.servers ?? []).map((s: Node) => `\`${s.url}\``).join(', ')}.`,
-    '',
+    ...pageHead(doc, 'the OpenAPI document', 'the HTML reference beside it (`index.html`)'),
     '## Contents',
     '',
     ...sections.map((name) => `- [${name}](#${anchorOf(name)})`),
